@@ -1,0 +1,30 @@
+"""Session fixtures: the offline mirror, a private cache, and a renderer that uses both."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from helpers import MIRROR
+from trainops.kustomize import find_kustomize
+from trainops.render import Renderer
+
+
+@pytest.fixture(scope="session")
+def mirror() -> Path:
+    if MIRROR is None:
+        pytest.skip("no offline mirror: set TRAINOPS_MIRROR or put shared/mirror beside the repository")
+    return MIRROR
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # Tests never write the user's cache.
+    os.environ["TRAINOPS_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+
+
+@pytest.fixture(scope="session")
+def renderer(mirror: Path) -> Renderer:
+    return Renderer(find_kustomize(), mirror)

@@ -1,0 +1,123 @@
+"""`trainops build` and `trainops version`: real kustomize, offline, and one-line errors."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from helpers import REPO, load_docs, run_trainops, write_tree
+
+REMOTE_KUEUE = "https://github.com/kubernetes-sigs/kueue.git//config/default?ref={ref}"
+
+
+def assert_one_line_error(done, *expected: str) -> None:
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    for text in expected:
+        assert text in lines[0]
+
+
+def test_build_prints_the_rendered_yaml(mirror):
+    done = run_trainops("build", "operators/jobset")
+    assert done.returncode == 0, done.stderr
+    kinds = {doc["kind"] for doc in load_docs(done.stdout)}
+    assert {"CustomResourceDefinition", "Deployment", "Namespace"} <= kinds
+
+
+def test_build_renders_remote_bases_through_the_mirror_only(mirror, tmp_path):
+    # No network here: if the mirror were not used, the remote base could not be fetched.
+    write_tree(tmp_path, {"kustomization.yaml": f"resources:\n  - {REMOTE_KUEUE.format(ref='v0.19.2')}\n"})
+    done = run_trainops("build", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert any(d["kind"] == "CustomResourceDefinition" for d in load_docs(done.stdout))
+
+
+def test_typo_in_a_resource_path(mirror, tmp_path):
+    write_tree(tmp_path, {"kustomization.yaml": "resources:\n  - namespace.yaml\n  - deploymnt.yaml\n", "namespace.yaml": ""})
+    done = run_trainops("build", str(tmp_path))
+    assert_one_line_error(done, f"{tmp_path}/kustomization.yaml:3:", "'deploymnt.yaml' does not exist")
+
+
+def test_typo_in_a_nested_kustomization_names_that_file(mirror, tmp_path):
+    write_tree(
+        tmp_path,
+        {
+            "overlay/kustomization.yaml": "resources:\n  - ../base\n",
+            "base/kustomization.yaml": "resources:\n  - missing.yaml\n",
+        },
+    )
+    done = run_trainops("build", str(tmp_path / "overlay"))
+    assert_one_line_error(done, f"{tmp_path}/base/kustomization.yaml:2:", "'missing.yaml' does not exist")
+
+
+def test_remote_tag_the_mirror_lacks(mirror, tmp_path):
+    write_tree(tmp_path, {"kustomization.yaml": f"resources:\n  - {REMOTE_KUEUE.format(ref='v9.9.9')}\n"})
+    done = run_trainops("build", str(tmp_path))
+    assert_one_line_error(done, "kustomization.yaml:2:", "ref v9.9.9 is not in the mirror", "v0.18.6")
+
+
+def test_remote_repository_the_mirror_lacks(mirror, tmp_path):
+    write_tree(tmp_path, {"kustomization.yaml": "resources:\n  - https://github.com/nobody/nothing.git//config?ref=v1\n"})
+    done = run_trainops("build", str(tmp_path))
+    assert_one_line_error(done, "kustomization.yaml:2:", "has no repository nobody/nothing")
+
+
+def test_yaml_syntax_error_names_the_file_and_line(mirror, tmp_path):
+    bad = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: [1, 2\n  b: c\n"
+    write_tree(tmp_path, {"kustomization.yaml": "resources:\n  - cm.yaml\n", "cm.yaml": bad})
+    done = run_trainops("build", str(tmp_path))
+    assert_one_line_error(done, f"{tmp_path}/cm.yaml:7:", "YAML syntax error")
+
+
+def test_folder_without_kustomization(tmp_path):
+    done = run_trainops("build", str(tmp_path))
+    assert_one_line_error(done, str(tmp_path), "no kustomization.yaml")
+
+
+def test_missing_folder(tmp_path):
+    done = run_trainops("build", str(tmp_path / "nope"))
+    assert_one_line_error(done, "nope: no such folder")
+
+
+def test_mirror_that_is_not_a_mirror(tmp_path):
+    write_tree(tmp_path, {"k/kustomization.yaml": "resources: []\n"})
+    done = run_trainops("build", str(tmp_path / "k"), "--mirror", str(tmp_path))
+    assert_one_line_error(done, "not a mirror", "github.com/")
+
+
+def _path_without_kubectl(tmp_path: Path) -> str:
+    # Keep git (kustomize needs it) but neither kubectl nor kustomize.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    os.symlink(shutil.which("git"), bin_dir / "git")
+    return str(bin_dir)
+
+
+def test_no_kubectl_or_kustomize_on_path(tmp_path):
+    done = run_trainops("build", "operators/kueue", env={"PATH": _path_without_kubectl(tmp_path)})
+    assert_one_line_error(done, "neither kustomize nor kubectl is on PATH")
+
+
+def test_version_names_the_kustomize_in_use():
+    done = run_trainops("version")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("trainops ")
+    assert lines[1].startswith("kustomize v5.")
+
+
+def test_version_honours_trainops_kustomize(tmp_path):
+    done = run_trainops("version", env={"TRAINOPS_KUSTOMIZE": "no-such-kustomize"})
+    assert_one_line_error(done, "TRAINOPS_KUSTOMIZE=no-such-kustomize")
+
+
+def test_help_lists_every_command():
+    done = run_trainops("--help")
+    assert done.returncode == 0
+    for verb in ("build", "validate", "version"):
+        assert verb in done.stdout

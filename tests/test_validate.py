@@ -1,0 +1,137 @@
+"""`trainops validate`: roots, exit codes, output formats, config errors."""
+
+from __future__ import annotations
+
+import json
+
+from helpers import REPO, run_trainops, write_tree
+
+CONFIGMAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n"
+
+
+def test_the_repository_is_clean(mirror):
+    done = run_trainops("validate")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "clean" in done.stdout.splitlines()[-1]
+    assert "root(s)" in done.stdout
+
+
+def test_json_lists_findings_with_their_fields(tmp_path):
+    write_tree(tmp_path, {"a.yaml": CONFIGMAP.format(name="x") + "---\n" + CONFIGMAP.format(name="x")})
+    done = run_trainops("validate", "--format", "json", str(tmp_path / "a.yaml"))
+    assert done.returncode == 1, done.stderr
+    [finding] = json.loads(done.stdout)
+    assert finding == {
+        "rule": "duplicate-object",
+        "severity": "error",
+        "message": f"ConfigMap/x is defined again (first at {tmp_path}/a.yaml:1)",
+        "root": f"{tmp_path}/a.yaml",
+        "file": f"{tmp_path}/a.yaml",
+        "line": 6,
+        "object": {"apiVersion": "v1", "kind": "ConfigMap", "namespace": None, "name": "x"},
+        "path": None,
+        "hint": "keep one definition; the one applied last would silently win",
+    }
+
+
+def test_clean_json_is_an_empty_list(tmp_path):
+    write_tree(tmp_path, {"a.yaml": CONFIGMAP.format(name="x")})
+    done = run_trainops("validate", "--format", "json", str(tmp_path))
+    assert (done.returncode, json.loads(done.stdout)) == (0, [])
+
+
+def test_text_groups_findings_by_file_with_rule_and_line(tmp_path):
+    write_tree(tmp_path, {"a.yaml": "kind: [\n", "b.yaml": CONFIGMAP.format(name="y")})
+    done = run_trainops("validate", str(tmp_path))
+    assert done.returncode == 1
+    assert f"{tmp_path}/a.yaml:1: error [yaml-syntax]:" in done.stdout
+    assert "1 error(s), 0 warning(s)" in done.stdout
+
+
+def test_a_failed_render_is_a_finding_and_other_roots_still_run(mirror, tmp_path):
+    write_tree(
+        tmp_path,
+        {
+            "broken/kustomization.yaml": "resources:\n  - gone.yaml\n",
+            "fine/kustomization.yaml": "resources:\n  - cm.yaml\n",
+            "fine/cm.yaml": CONFIGMAP.format(name="z"),
+        },
+    )
+    done = run_trainops("validate", "--format", "json", "broken", "fine", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    [finding] = json.loads(done.stdout)
+    assert (finding["rule"], finding["root"], finding["file"], finding["line"]) == (
+        "render-failed", "broken", "broken/kustomization.yaml", 2,
+    )
+
+
+def test_roots_come_from_the_config_file(tmp_path):
+    write_tree(
+        tmp_path,
+        {
+            "trainops.yaml": "roots:\n  - manifests/*.yaml\n",
+            "manifests/a.yaml": CONFIGMAP.format(name="a"),
+            "manifests/b.yaml": "- not an object\n",
+            "ignored/c.yaml": "- not checked: not a root\n",
+        },
+    )
+    done = run_trainops("validate", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 1
+    assert [(f["rule"], f["file"]) for f in json.loads(done.stdout)] == [("malformed-object", "manifests/b.yaml")]
+
+
+def test_without_config_the_top_kustomizations_are_discovered(tmp_path):
+    write_tree(
+        tmp_path,
+        {
+            "overlay/kustomization.yaml": "resources:\n  - ../base\ncomponents:\n  - ../component\n",
+            "base/kustomization.yaml": "resources:\n  - cm.yaml\n",
+            "base/cm.yaml": CONFIGMAP.format(name="a"),
+            "component/kustomization.yaml": (
+                "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nlabels:\n  - pairs: {team: ml}\n"
+            ),
+            "lonely/kustomization.yaml": "resources: []\n",
+        },
+    )
+    done = run_trainops("validate", "--format", "json", cwd=tmp_path)
+    # base is included by overlay and component is a Component: overlay and lonely are the roots.
+    assert [(f["rule"], f["root"]) for f in json.loads(done.stdout)] == [("empty-render", "lonely")]
+
+
+def test_bad_config_is_one_line_and_exit_2(tmp_path):
+    cases = {
+        "roots: [a\n": "trainops.yaml:2: YAML syntax error",
+        "root: []\n": "unknown key(s) root",
+        "roots: manifests\n": "`roots` must be a list",
+        "roots: [nothing/*]\n": "root pattern 'nothing/*' matches nothing",
+    }
+    for text, expected in cases.items():
+        (tmp_path / "trainops.yaml").write_text(text)
+        done = run_trainops("validate", cwd=tmp_path)
+        assert done.returncode == 2, text
+        assert len(done.stderr.strip().splitlines()) == 1 and expected in done.stderr, done.stderr
+
+
+def test_missing_path_and_bad_jobs_are_exit_2(tmp_path):
+    done = run_trainops("validate", str(tmp_path / "absent.yaml"))
+    assert done.returncode == 2 and "absent.yaml: no such file or folder" in done.stderr
+    done = run_trainops("validate", "--jobs", "0", str(tmp_path))
+    assert done.returncode == 2 and "--jobs must be at least 1" in done.stderr
+
+
+def test_nothing_to_validate(tmp_path):
+    done = run_trainops("validate", cwd=tmp_path)
+    assert done.returncode == 2 and "nothing to validate" in done.stderr
+
+
+def test_unknown_format_is_a_usage_error(tmp_path):
+    done = run_trainops("validate", "--format", "xml", str(tmp_path))
+    assert done.returncode == 2 and "invalid choice" in done.stderr
+
+
+def test_repository_config_names_every_operator():
+    from trainops.config import load_config
+
+    config = load_config(REPO / "trainops.yaml")
+    names = {path.name for path in config.root_paths()}
+    assert {"training-operator", "kuberay", "kueue", "jobset"} <= names

@@ -1,0 +1,5 @@
+import sys
+
+from trainops.cli import main
+
+sys.exit(main())

@@ -1,0 +1,33 @@
+"""`trainops build DIR`: the rendered YAML of one kustomization, on stdout."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from trainops.commands.options import add_mirror_option, renderer_from
+from trainops.errors import CannotRun
+from trainops.render import RenderFailure
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "build",
+        help="render one kustomization with kustomize (offline with --mirror)",
+        description="Render the kustomization in DIR with the real kustomize (exec plugins and "
+        "Helm off) and print the YAML. Exit 2 with one line naming the file and cause if it fails.",
+    )
+    parser.add_argument("directory", type=Path, metavar="DIR", help="folder holding a kustomization.yaml")
+    add_mirror_option(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.directory.is_dir():
+        raise CannotRun(f"{args.directory}: no such folder")
+    try:
+        sys.stdout.write(renderer_from(args).build(args.directory))
+    except RenderFailure as failure:
+        raise CannotRun(failure.one_line()) from None
+    return 0

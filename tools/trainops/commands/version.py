@@ -1,0 +1,20 @@
+"""`trainops version`: this tool's version and the kustomize it renders with."""
+
+from __future__ import annotations
+
+import argparse
+
+from trainops import __version__
+from trainops.kustomize import find_kustomize
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("version", help="print the trainops and kustomize versions")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    kustomize = find_kustomize()
+    print(f"trainops {__version__}")
+    print(f"kustomize {kustomize.version()} ({kustomize.name}: {kustomize.executable})")
+    return 0

@@ -1,0 +1,38 @@
+"""What a check found: one problem, where it is, and how to fix it."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import Enum
+
+from trainops.objects import ObjectRef
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    severity: Severity
+    message: str
+    root: str
+    file: str | None = None
+    line: int | None = None
+    object: ObjectRef | None = None
+    path: str | None = None
+    hint: str | None = None
+
+    def as_dict(self) -> dict:
+        data = asdict(self)
+        data["severity"] = self.severity.value
+        if self.object is not None:
+            data["object"] = {
+                "apiVersion": self.object.api_version,
+                "kind": self.object.kind,
+                "namespace": self.object.namespace,
+                "name": self.object.name,
+            }
+        return data

@@ -1,0 +1,91 @@
+"""Read kustomization files: where they are, what local folders they pull in, which are roots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+_REFERENCE_FIELDS = ("resources", "bases", "components")
+_SKIPPED_FOLDERS = {".git", ".venv", ".cache", "node_modules", "__pycache__"}
+
+
+def kustomization_file(directory: Path) -> Path | None:
+    for name in KUSTOMIZATION_NAMES:
+        candidate = directory / name
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def read_kustomization(directory: Path) -> dict:
+    """The kustomization in `directory`, or {} when it is missing or unreadable.
+
+    Unreadable files are kustomize's to report (it names the problem precisely); here we only
+    need the references, for discovery and for locating errors.
+    """
+    path = kustomization_file(directory)
+    if path is None:
+        return {}
+    try:
+        loaded = yaml.load(path.read_text(), Loader=yaml.CSafeLoader)
+    except (OSError, yaml.YAMLError):
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def is_remote(entry: str) -> bool:
+    return "://" in entry or entry.startswith(("git@", "github.com/"))
+
+
+def local_folders(directory: Path) -> list[Path]:
+    """Local folders the kustomization in `directory` includes (resources, bases, components)."""
+    kustomization = read_kustomization(directory)
+    folders = []
+    for field in _REFERENCE_FIELDS:
+        for entry in kustomization.get(field) or []:
+            if isinstance(entry, str) and not is_remote(entry):
+                target = (directory / entry).resolve()
+                if target.is_dir():
+                    folders.append(target)
+    return folders
+
+
+def reachable(root: Path) -> list[Path]:
+    """`root` and every local kustomization folder it includes, transitively, in visit order."""
+    seen: dict[Path, None] = {}
+    pending = [root.resolve()]
+    while pending:
+        folder = pending.pop(0)
+        if folder in seen:
+            continue
+        seen[folder] = None
+        pending.extend(local_folders(folder))
+    return list(seen)
+
+
+def discover_roots(top: Path) -> list[Path]:
+    """Kustomizations under `top` that no other one includes and that are not Components."""
+    found = []
+    for path in sorted(top.rglob("*")):
+        if path.name in KUSTOMIZATION_NAMES and not _SKIPPED_FOLDERS & set(path.parts):
+            found.append(path.parent.resolve())
+    included = {folder for directory in found for folder in local_folders(directory)}
+    return [
+        directory
+        for directory in found
+        if directory not in included and read_kustomization(directory).get("kind") != "Component"
+    ]
+
+
+def locate_entry(root: Path, entry: str) -> tuple[Path, int] | None:
+    """The kustomization file (reachable from `root`) and line that lists `entry`."""
+    for folder in reachable(root):
+        path = kustomization_file(folder)
+        if path is None:
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            if entry in line and not line.lstrip().startswith("#"):
+                return path, number
+    return None

@@ -1,0 +1,94 @@
+"""Route kustomize's `https://github.com/` fetches to a local mirror of bare repositories.
+
+A mirror is laid out as `<mirror>/github.com/<owner>/<repo>.git`. Git only recognises a bare
+repository that has a `refs/` folder, and a mirror that was copied as an archive or mounted
+read-only often lacks it (an empty folder, everything being in `packed-refs`). So the tool never
+points git at the mirror itself: it keeps a thin shadow of each repository in its cache (HEAD,
+config, packed-refs, and `objects/info/alternates` naming the mirror's objects, so no pack is
+copied) and points git there. The git settings go into the kustomize process environment only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from pathlib import Path
+
+from trainops.errors import CannotRun
+
+GITHUB = "https://github.com/"
+_COPIED_FILES = ("HEAD", "config", "packed-refs")
+
+
+def cache_root() -> Path:
+    configured = os.environ.get("TRAINOPS_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "trainops"
+
+
+def mirror_repositories(mirror: Path) -> list[Path]:
+    """The bare repositories of a mirror, as `github.com/<owner>/<repo>.git` folders."""
+    hosted = mirror / "github.com"
+    if not hosted.is_dir():
+        raise CannotRun(
+            f"{mirror}: not a mirror: it has no github.com/ folder "
+            "(expected github.com/<owner>/<repo>.git bare repositories)"
+        )
+    return sorted(p for p in hosted.glob("*/*.git") if (p / "objects").is_dir())
+
+
+def _write_if_changed(path: Path, content: bytes) -> None:
+    if path.exists() and path.read_bytes() == content:
+        return
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(content)
+    os.replace(temporary, path)
+
+
+def shadow_mirror(mirror: Path) -> Path:
+    """Build (or refresh) the git-usable shadow of `mirror` and return its path."""
+    mirror = mirror.resolve()
+    if not mirror.is_dir():
+        raise CannotRun(f"{mirror}: mirror folder does not exist")
+    key = hashlib.sha256(str(mirror).encode()).hexdigest()[:16]
+    shadow = cache_root() / "mirrors" / key
+    for repository in mirror_repositories(mirror):
+        target = shadow / repository.relative_to(mirror)
+        (target / "refs").mkdir(parents=True, exist_ok=True)
+        (target / "objects" / "info").mkdir(parents=True, exist_ok=True)
+        for name in _COPIED_FILES:
+            source = repository / name
+            if source.is_file():
+                _write_if_changed(target / name, source.read_bytes())
+        alternates = f"{repository / 'objects'}\n".encode()
+        _write_if_changed(target / "objects" / "info" / "alternates", alternates)
+    return shadow
+
+
+def git_environment(mirror: Path | None, base: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment for a kustomize process: never prompt, and fetch GitHub from `mirror`."""
+    env = dict(os.environ if base is None else base)
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    if mirror is None:
+        return env
+    shadow = shadow_mirror(mirror)
+    # Append after any GIT_CONFIG_* entries the user already set, rather than replacing them.
+    index = int(env.get("GIT_CONFIG_COUNT") or 0)
+    env[f"GIT_CONFIG_KEY_{index}"] = f"url.{(shadow / 'github.com').as_uri()}/.insteadOf"
+    env[f"GIT_CONFIG_VALUE_{index}"] = GITHUB
+    env["GIT_CONFIG_COUNT"] = str(index + 1)
+    return env
+
+
+def mirror_tags(mirror: Path, owner_repo: str) -> list[str] | None:
+    """Tags the mirror holds for `owner/repo`, or None when the mirror lacks the repository."""
+    shadow = shadow_mirror(mirror) / "github.com" / f"{owner_repo.removesuffix('.git')}.git"
+    if not shadow.is_dir():
+        return None
+    listed = subprocess.run(
+        ["git", "-C", str(shadow), "tag", "--list"], capture_output=True, text=True, check=False
+    )
+    return listed.stdout.split()

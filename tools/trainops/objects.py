@@ -1,0 +1,142 @@
+"""Kubernetes objects parsed from YAML, each with the file and line it came from."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+# A document marker at column 0 always starts a new document, even inside a block scalar,
+# so splitting on it is exact and lets one bad document leave the others readable.
+_DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|$)", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class ObjectRef:
+    api_version: str
+    kind: str
+    namespace: str | None
+    name: str
+
+    def __str__(self) -> str:
+        scope = f"{self.namespace}/" if self.namespace else ""
+        return f"{self.kind}/{scope}{self.name}"
+
+
+@dataclass
+class K8sObject:
+    doc: dict
+    file: str
+    line: int | None
+
+    @property
+    def api_version(self) -> str:
+        return self.doc["apiVersion"]
+
+    @property
+    def kind(self) -> str:
+        return self.doc["kind"]
+
+    @property
+    def group(self) -> str:
+        return self.api_version.rpartition("/")[0]
+
+    @property
+    def name(self) -> str:
+        """The name, or `generateName` for objects the API server names on create."""
+        metadata = self.doc["metadata"]
+        return metadata.get("name") or metadata["generateName"]
+
+    @property
+    def has_fixed_name(self) -> bool:
+        return isinstance(self.doc["metadata"].get("name"), str)
+
+    @property
+    def namespace(self) -> str | None:
+        return self.doc["metadata"].get("namespace")
+
+    @property
+    def ref(self) -> ObjectRef:
+        return ObjectRef(self.api_version, self.kind, self.namespace, self.name)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A document that could not become an object: bad YAML, or not a Kubernetes object."""
+
+    file: str
+    line: int | None
+    message: str
+
+
+@dataclass
+class Parsed:
+    objects: list[K8sObject]
+    syntax_errors: list[Problem]
+    malformed: list[Problem]
+
+
+def split_documents(text: str) -> list[tuple[int, str]]:
+    """(first line, text) of each YAML document in a stream."""
+    starts = [0] + [m.start() for m in _DOCUMENT_START.finditer(text) if m.start() > 0]
+    chunks = []
+    for begin, end in zip(starts, starts[1:] + [len(text)]):
+        chunks.append((text.count("\n", 0, begin) + 1, text[begin:end]))
+    return chunks
+
+
+def _malformed_reason(doc: object) -> str | None:
+    if not isinstance(doc, dict):
+        return f"document is a {type(doc).__name__}, not a mapping: a Kubernetes object is a mapping"
+    missing = [field for field in ("apiVersion", "kind") if not isinstance(doc.get(field), str)]
+    metadata = doc.get("metadata")
+    if not isinstance(metadata, dict) or not isinstance(metadata.get("name"), str):
+        if not (isinstance(metadata, dict) and metadata.get("generateName")):
+            missing.append("metadata.name")
+    if missing:
+        return f"object has no {', '.join(missing)}"
+    return None
+
+
+def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
+    """Parse a multi-document YAML stream; `lines=False` skips line bookkeeping (rendered output)."""
+    parsed = Parsed([], [], [])
+    for first_line, chunk in split_documents(text):
+        try:
+            docs = list(yaml.load_all(chunk, Loader=yaml.CSafeLoader))
+        except yaml.MarkedYAMLError as error:
+            mark = error.problem_mark or error.context_mark
+            # An error found at the end of the stream is marked one line past the last one.
+            last_line = first_line + max(chunk.rstrip("\n").count("\n"), 0)
+            line = min(first_line + mark.line, last_line) if mark else first_line
+            detail = " ".join(str(part) for part in (error.context, error.problem) if part)
+            parsed.syntax_errors.append(Problem(file, line, f"YAML syntax error: {detail}"))
+            continue
+        except yaml.YAMLError as error:
+            parsed.syntax_errors.append(Problem(file, first_line, f"YAML syntax error: {error}"))
+            continue
+        line = _first_content_line(chunk, first_line) if lines else None
+        for doc in docs:
+            if doc is None:
+                continue
+            reason = _malformed_reason(doc)
+            if reason:
+                parsed.malformed.append(Problem(file, line, reason))
+            else:
+                parsed.objects.append(K8sObject(doc, file, line))
+    return parsed
+
+
+def _first_content_line(chunk: str, first_line: int) -> int:
+    """The line of a document's first key, past its `---` marker and leading comments."""
+    for offset, raw in enumerate(chunk.splitlines()):
+        stripped = raw.strip()
+        if stripped and not stripped.startswith("#") and not _DOCUMENT_START.match(raw):
+            return first_line + offset
+    return first_line
+
+
+def yaml_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())

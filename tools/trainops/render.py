@@ -1,0 +1,151 @@
+"""Render a kustomization with the real kustomize, offline through a mirror when one is given.
+
+kustomize reports a failure as one long nested sentence; `explain_failure` turns the common ones
+(missing file, unknown remote tag or repository, YAML syntax) into a cause a user can act on, with
+the file and line that caused it.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from trainops import kustomization, mirror
+from trainops.kustomize import Kustomize
+
+
+@dataclass(frozen=True)
+class RenderFailure(Exception):
+    file: Path
+    line: int | None
+    message: str
+
+    def one_line(self, relative_to: Path | None = None) -> str:
+        where = _display(self.file, relative_to)
+        if self.line:
+            where += f":{self.line}"
+        return f"{where}: {self.message}"
+
+
+def _display(path: Path, relative_to: Path | None) -> str:
+    base = (relative_to or Path.cwd()).resolve()
+    try:
+        return str(path.resolve().relative_to(base))
+    except ValueError:
+        return str(path)
+
+
+@dataclass(frozen=True)
+class Renderer:
+    kustomize: Kustomize
+    mirror: Path | None = None
+
+    def environment(self) -> dict[str, str]:
+        return mirror.git_environment(self.mirror)
+
+    def build(self, directory: Path, env: dict[str, str] | None = None) -> str:
+        """Rendered YAML of the kustomization in `directory`; raises RenderFailure."""
+        if kustomization.kustomization_file(directory) is None:
+            raise RenderFailure(directory, None, "no kustomization.yaml in this folder")
+        done = subprocess.run(
+            self.kustomize.build_command(directory),
+            env=env if env is not None else self.environment(),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise explain_failure(done.stderr, directory, self.mirror)
+        return done.stdout
+
+
+_KLOG_PREFIX = re.compile(r'^[EWIF]\d{4} [\d:.]+\s+\d+ \S+\] "command failed" err=[<"]?')
+_FROM = re.compile(r"accumulating resources from '([^']+)'")
+_GIT_FETCH = re.compile(r"failed to run '\S*git fetch \S+ (\S+) ([^']+)': (.*?)(?:: exit status \d+)?$")
+_MISSING = re.compile(r"evalsymlink failure on '([^']+)'")
+_MALFORMED_YAML = re.compile(r"MalformedYAMLError: yaml: (?:line (\d+): )?(.*?) in File: (\S+)")
+_REMOTE_REPO = re.compile(r"https://github\.com/([^/]+/[^/?]+?)(?:\.git)?(?://|/|\?|$)")
+
+
+def kustomize_message(stderr: str) -> str:
+    """kustomize's error as one line, with log prefixes and deprecation warnings dropped."""
+    lines = [
+        line.strip()
+        for line in stderr.splitlines()
+        if line.strip() and not line.startswith("# Warning") and line.strip() != ">"
+    ]
+    text = " ".join(lines)
+    text = _KLOG_PREFIX.sub("", text).removeprefix("Error: ").removeprefix("error: ")
+    return text.strip().strip('"')
+
+
+def explain_failure(stderr: str, root: Path, mirror_dir: Path | None) -> RenderFailure:
+    message = kustomize_message(stderr)
+    entries = _FROM.findall(message)
+    innermost = entries[-1] if entries else None
+
+    fetch = _GIT_FETCH.search(message)
+    if fetch and innermost:
+        return _remote_failure(root, innermost, fetch.group(2), fetch.group(3), mirror_dir)
+
+    missing = _MISSING.search(message)
+    if missing:
+        target = Path(missing.group(1))
+        entry = innermost or target.name
+        where = kustomization.locate_entry(root, entry)
+        file, line = where if where else (root, None)
+        return RenderFailure(file, line, f"'{entry}' does not exist ({target}): fix the path or create it")
+
+    malformed = _MALFORMED_YAML.search(message)
+    if malformed:
+        return _yaml_failure(root, malformed.group(3), malformed.group(2), malformed.group(1))
+
+    where = kustomization.locate_entry(root, innermost) if innermost else None
+    file, line = where if where else (kustomization.kustomization_file(root) or root, None)
+    return RenderFailure(file, line, f"kustomize failed: {message}")
+
+
+def _remote_failure(
+    root: Path, entry: str, ref: str, git_error: str, mirror_dir: Path | None
+) -> RenderFailure:
+    where = kustomization.locate_entry(root, entry)
+    file, line = where if where else (root, None)
+    repo_match = _REMOTE_REPO.match(entry)
+    repo = repo_match.group(1) if repo_match else entry
+    if mirror_dir is not None and repo_match:
+        tags = mirror.mirror_tags(mirror_dir, repo)
+        if tags is None:
+            return RenderFailure(
+                file, line, f"remote base {entry}: the mirror {mirror_dir} has no repository {repo}"
+            )
+        if ref not in tags:
+            held = ", ".join(tags) or "none"
+            return RenderFailure(
+                file,
+                line,
+                f"remote base {entry}: ref {ref} is not in the mirror {mirror_dir} "
+                f"(it holds {held}); pin a tag the mirror holds or add it to the mirror",
+            )
+    git_error = git_error.replace("fatal: ", "").strip()
+    return RenderFailure(file, line, f"remote base {entry}: git could not fetch {ref}: {git_error}")
+
+
+def _yaml_failure(root: Path, name: str, go_message: str, go_line: str | None) -> RenderFailure:
+    """Re-parse the file kustomize rejected, for the exact line and PyYAML's clearer message."""
+    for folder in kustomization.reachable(root):
+        candidate = folder / name
+        if candidate.is_file():
+            try:
+                list(yaml.load_all(candidate.read_text(), Loader=yaml.CSafeLoader))
+            except yaml.MarkedYAMLError as error:
+                mark = error.problem_mark or error.context_mark
+                line = mark.line + 1 if mark else None
+                return RenderFailure(candidate, line, f"YAML syntax error: {error.problem or error}")
+            except yaml.YAMLError:
+                pass
+            return RenderFailure(candidate, int(go_line) if go_line else None, f"YAML syntax error: {go_message}")
+    return RenderFailure(root / name, int(go_line) if go_line else None, f"YAML syntax error: {go_message}")

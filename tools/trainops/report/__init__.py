@@ -1,0 +1,16 @@
+"""Reporters turn findings into output; they never decide what is a finding."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TextIO
+
+from trainops.report import json_report, text_report
+from trainops.validate import Outcome
+
+Reporter = Callable[[Outcome, TextIO], None]
+
+REPORTERS: dict[str, Reporter] = {
+    "text": text_report.write,
+    "json": json_report.write,
+}

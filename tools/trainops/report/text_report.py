@@ -1,0 +1,44 @@
+"""Findings for people: grouped by file, colour only on a terminal, and a closing summary."""
+
+from __future__ import annotations
+
+from itertools import groupby
+from typing import TextIO
+
+from rich.console import Console
+from rich.markup import escape
+
+from trainops.findings import Finding, Severity
+from trainops.validate import Outcome
+
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
+
+
+def _location(finding: Finding) -> str:
+    return finding.file or finding.root
+
+
+def write(outcome: Outcome, out: TextIO) -> None:
+    console = Console(file=out, highlight=False, soft_wrap=True)
+    ordered = sorted(outcome.findings, key=lambda f: (_location(f), f.line or 0, f.rule))
+    for location, group in groupby(ordered, key=_location):
+        console.print(f"[bold]{escape(location)}[/bold]")
+        for finding in group:
+            line = f":{finding.line}" if finding.line else ""
+            severity = finding.severity
+            subject = f" {finding.object}" if finding.object else ""
+            path = f" at {finding.path}" if finding.path else ""
+            console.print(
+                f"  {escape(location)}{line}: [{_STYLE[severity]}]{severity.value}[/] "
+                f"{escape(f'[{finding.rule}]')}{escape(subject)}{escape(path)}: {escape(finding.message)}"
+            )
+            if finding.hint:
+                console.print(f"    [dim]hint: {escape(finding.hint)}[/dim]")
+    objects = sum(len(r.objects) for r in outcome.rendered)
+    errors = sum(f.severity is Severity.ERROR for f in outcome.findings)
+    warnings = len(outcome.findings) - errors
+    verdict = "[green]clean[/green]" if not outcome.findings else f"{errors} error(s), {warnings} warning(s)"
+    console.print(
+        f"{len(outcome.rendered)} root(s), {objects} object(s) rendered and checked "
+        f"in {outcome.seconds:.1f}s: {verdict}"
+    )

@@ -1,0 +1,20 @@
+"""The rule registry: every rule is a module with ID, SEVERITY, SUMMARY, a docstring and check()."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from trainops.errors import CannotRun
+from trainops.rules import duplicate_object, empty_render, malformed_object, render_failed, yaml_syntax
+
+RULES: dict[str, ModuleType] = {
+    module.ID: module
+    for module in (render_failed, yaml_syntax, malformed_object, empty_render, duplicate_object)
+}
+
+
+def get_rule(rule_id: str) -> ModuleType:
+    try:
+        return RULES[rule_id]
+    except KeyError:
+        raise CannotRun(f"unknown rule {rule_id!r}; known rules: {', '.join(RULES)}") from None

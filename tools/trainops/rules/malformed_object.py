@@ -1,0 +1,26 @@
+"""A YAML document is not a Kubernetes object.
+
+What it catches: a document that is a list or a scalar rather than a mapping, or a mapping
+without `apiVersion`, `kind` or `metadata.name` (or `metadata.generateName`).
+
+Why it matters: the API server rejects it, and no other check can say anything about it.
+
+How to fix: give the document its `apiVersion`, `kind` and `metadata.name`, or remove it; a stray
+`---` or a list at the top level are the usual causes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from trainops.findings import Finding, Severity
+from trainops.rendered import Rendered
+
+ID = "malformed-object"
+SEVERITY = Severity.ERROR
+SUMMARY = "a document is not a Kubernetes object"
+
+
+def check(rendered: Rendered) -> Iterator[Finding]:
+    for problem in rendered.malformed:
+        yield Finding(ID, SEVERITY, problem.message, rendered.root, file=problem.file, line=problem.line)

@@ -1,0 +1,101 @@
+"""Render every root (in parallel), read the objects, and run every rule over them."""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from trainops import kustomization, objects
+from trainops.errors import CannotRun
+from trainops.findings import Finding
+from trainops.objects import Parsed, Problem
+from trainops.render import Renderer, RenderFailure
+from trainops.rendered import Rendered
+from trainops.rules import RULES
+
+
+def display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve())) or "."
+    except ValueError:
+        return str(path)
+
+
+@dataclass(frozen=True)
+class Root:
+    """What to check: a kustomization (rendered) or YAML files taken as they are."""
+
+    path: Path
+
+    @property
+    def name(self) -> str:
+        return display(self.path)
+
+    @property
+    def is_kustomization(self) -> bool:
+        return self.path.is_dir() and kustomization.kustomization_file(self.path) is not None
+
+
+def roots_from_arguments(paths: list[Path]) -> list[Root]:
+    for path in paths:
+        if not path.exists():
+            raise CannotRun(f"{path}: no such file or folder")
+    return [Root(path) for path in paths]
+
+
+def _read_files(root: Root) -> Rendered:
+    files = objects.yaml_files(root.path) if root.path.is_dir() else [root.path]
+    rendered = Rendered(root.name)
+    for file in files:
+        try:
+            text = file.read_text()
+        except (OSError, UnicodeDecodeError) as error:
+            rendered.syntax_errors.append(Problem(display(file), None, f"cannot read: {error}"))
+            continue
+        _absorb(rendered, objects.parse_stream(text, display(file)))
+    return rendered
+
+
+def _absorb(rendered: Rendered, parsed: Parsed) -> None:
+    rendered.objects.extend(parsed.objects)
+    rendered.syntax_errors.extend(parsed.syntax_errors)
+    rendered.malformed.extend(parsed.malformed)
+
+
+def load_root(root: Root, renderer: Renderer | None, env: dict[str, str] | None) -> Rendered:
+    if not root.is_kustomization:
+        return _read_files(root)
+    assert renderer is not None
+    rendered = Rendered(root.name)
+    try:
+        text = renderer.build(root.path, env)
+    except RenderFailure as failure:
+        rendered.failure = Problem(display(failure.file), failure.line, failure.message)
+        return rendered
+    _absorb(rendered, objects.parse_stream(text, root.name, lines=False))
+    return rendered
+
+
+@dataclass
+class Outcome:
+    findings: list[Finding]
+    rendered: list[Rendered]
+    seconds: float
+
+
+def run_rules(rendered: Rendered) -> list[Finding]:
+    return [finding for rule in RULES.values() for finding in rule.check(rendered)]
+
+
+def validate(roots: list[Root], renderer: Renderer | None, jobs: int | None = None) -> Outcome:
+    started = time.perf_counter()
+    env = renderer.environment() if renderer and any(r.is_kustomization for r in roots) else None
+    workers = max(1, min(len(roots), jobs or os.cpu_count() or 1))
+    # kustomize runs as a subprocess, so threads render in parallel without contention.
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        rendered = list(pool.map(lambda root: load_root(root, renderer, env), roots))
+    findings = [finding for result in rendered for finding in run_rules(result)]
+    return Outcome(findings, rendered, time.perf_counter() - started)
