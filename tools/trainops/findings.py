@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from enum import Enum
 
-from trainops.objects import ObjectRef
+from collections.abc import Iterable, Iterator
+
+from trainops.objects import ObjectRef, Problem
 
 
 class Severity(str, Enum):
@@ -36,3 +38,9 @@ class Finding:
                 "name": self.object.name,
             }
         return data
+
+
+def from_problems(rule: str, severity: Severity, root: str, problems: Iterable[Problem]) -> Iterator[Finding]:
+    """One finding per problem the loader recorded (a file and line, no object)."""
+    for problem in problems:
+        yield Finding(rule, severity, problem.message, root, file=problem.file, line=problem.line)

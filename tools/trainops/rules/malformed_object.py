@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.findings import Finding, Severity
+from trainops.findings import Finding, Severity, from_problems
 from trainops.rendered import Rendered
 
 ID = "malformed-object"
@@ -22,5 +22,4 @@ SUMMARY = "a document is not a Kubernetes object"
 
 
 def check(rendered: Rendered) -> Iterator[Finding]:
-    for problem in rendered.malformed:
-        yield Finding(ID, SEVERITY, problem.message, rendered.root, file=problem.file, line=problem.line)
+    return from_problems(ID, SEVERITY, rendered.root, rendered.malformed)
