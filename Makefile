@@ -11,17 +11,27 @@ STAMP := $(VENV)/.installed
 TRAINOPS_MIRROR ?= $(wildcard $(abspath ../shared/mirror))
 export TRAINOPS_MIRROR
 
-.PHONY: validate test lock clean
+TEST_STAMP := $(VENV)/.installed-test
+
+.PHONY: validate test bench lock clean
 
 validate: $(STAMP)
 	$(BIN)/trainops validate
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -n 2
 
+bench: $(TEST_STAMP)
+	$(BIN)/python bench/bench_train.py
+
+# The tool alone for `validate`; the test extras (training stack, CPU torch) for tests and benchmarks.
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
+	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable .
+	touch $@
+
+$(TEST_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable '.[test]'
 	touch $@
 
@@ -30,7 +40,8 @@ lock:
 	rm -rf $(VENV)-lock
 	$(PYTHON) -m venv $(VENV)-lock
 	$(VENV)-lock/bin/python -m pip install --quiet '.[test]'
-	$(VENV)-lock/bin/python -m pip freeze --exclude trainops > constraints.txt
+	# A local build label (torch's +cpu) would pin one wheel file; the plain version matches it.
+	$(VENV)-lock/bin/python -m pip freeze --exclude trainops | sed 's/+[a-z0-9.]*$$//' > constraints.txt
 	rm -rf $(VENV)-lock
 
 clean:

@@ -1,0 +1,208 @@
+"""The Bookstore recommender training: deterministic, resumable after a kill, and distributed."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import joblib
+import pytest
+
+from helpers import REPO
+
+TRAIN_DIR = REPO / "workloads" / "bookstore-ml" / "train"
+TRAIN = TRAIN_DIR / "train.py"
+# Big enough that a run takes a few seconds across many shards, so a kill lands mid-way.
+SLOW = ["--n-books", "3000", "--n-orders", "300000", "--n-customers", "60000", "--shards", "48", "--checkpoint-every", "1"]
+
+
+def train(*args: str, env: dict[str, str] | None = None, **kwargs) -> subprocess.CompletedProcess:
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("TRAIN_", "WORLD_SIZE", "RANK", "MASTER_"))}
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, str(TRAIN), *args], env=full_env, capture_output=True, text=True, **kwargs)
+
+
+def load_model(model_dir: Path):
+    sys.path.insert(0, str(TRAIN_DIR))
+    try:
+        return joblib.load(model_dir / "model.joblib")
+    finally:
+        sys.path.remove(str(TRAIN_DIR))
+
+
+@pytest.fixture(scope="module")
+def default_model(tmp_path_factory) -> Path:
+    model_dir = tmp_path_factory.mktemp("default")
+    done = train("--model-dir", str(model_dir))
+    assert done.returncode == 0, done.stderr
+    return model_dir / "model.joblib"
+
+
+def test_same_seed_gives_a_byte_identical_model_and_another_seed_differs(default_model, tmp_path):
+    assert train("--model-dir", str(tmp_path / "again")).returncode == 0
+    assert (tmp_path / "again" / "model.joblib").read_bytes() == default_model.read_bytes()
+    assert train("--model-dir", str(tmp_path / "seed7"), "--seed", "7").returncode == 0
+    assert (tmp_path / "seed7" / "model.joblib").read_bytes() != default_model.read_bytes()
+
+
+def test_log_follows_the_pipeline(tmp_path):
+    done = train("--model-dir", str(tmp_path))
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("[train] config=Config(")
+    assert "[train] dataset: books=200 orders=5000" in done.stdout
+    assert "[train] interactions: shape=(800, 200) nnz=" in done.stdout
+    assert f"[train] wrote {tmp_path}/model.joblib (size=" in done.stdout
+    assert lines[-1].startswith("[train] sample: neighbours(book_id=1) top-3 = [[")
+
+
+def test_neighbours_are_sane(default_model):
+    model = load_model(default_model.parent)
+    assert model.n_books == 200
+    for book_id in range(1, model.n_books + 1):
+        neighbours = model.neighbours(book_id)
+        assert len(neighbours) <= 10
+        ids = [n for n, _ in neighbours]
+        scores = [s for _, s in neighbours]
+        assert book_id not in ids
+        assert len(set(ids)) == len(ids)
+        assert all(0 < s <= 1 for s in scores)
+        assert scores == sorted(scores, reverse=True)
+    assert len(model.neighbours(1, 3)) == 3
+    with pytest.raises(KeyError, match="ids run from 1 to 200"):
+        model.neighbours(201)
+
+
+def test_environment_variables_are_fallbacks_for_flags(default_model, tmp_path):
+    done = train(env={"TRAIN_MODEL_DIR": str(tmp_path), "TRAIN_SEED": "42"})
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "model.joblib").read_bytes() == default_model.read_bytes()
+    # A flag wins over its environment variable.
+    done = train("--seed", "42", "--model-dir", str(tmp_path / "flag"), env={"TRAIN_SEED": "7"})
+    assert (tmp_path / "flag" / "model.joblib").read_bytes() == default_model.read_bytes()
+
+
+def test_bad_input_is_one_line_not_a_traceback(tmp_path):
+    done = train("--model-dir", str(tmp_path), env={"TRAIN_TOP_K": "ten"})
+    assert done.returncode == 1
+    assert done.stderr.strip() == "[train] error: TRAIN_TOP_K='ten' is not a number"
+    done = train("--model-dir", str(tmp_path), "--shards", "0")
+    assert done.returncode == 1 and "--shards must be at least 1" in done.stderr and "Traceback" not in done.stderr
+
+
+def _uninterrupted(tmp_path: Path) -> bytes:
+    done = train("--model-dir", str(tmp_path / "whole"), *SLOW)
+    assert done.returncode == 0, done.stderr
+    return (tmp_path / "whole" / "model.joblib").read_bytes()
+
+
+def _start_and_stop_after_a_checkpoint(tmp_path: Path, sig: int) -> subprocess.Popen:
+    checkpoints = tmp_path / "ckpt"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TRAIN_")}
+    process = subprocess.Popen(
+        [sys.executable, str(TRAIN), "--model-dir", str(tmp_path / "resumed"), "--checkpoint-dir", str(checkpoints), *SLOW],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 60
+    while not list(checkpoints.glob("cooccurrence-shard-*.npz")):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "no checkpoint within 60s"
+        time.sleep(0.02)
+    process.send_signal(sig)
+    process.wait(timeout=60)
+    return process
+
+
+def test_killed_run_resumes_to_the_same_model(tmp_path):
+    killed = _start_and_stop_after_a_checkpoint(tmp_path, signal.SIGKILL)
+    assert killed.returncode == -signal.SIGKILL
+    assert not (tmp_path / "resumed" / "model.joblib").exists(), "the kill came too late to test resuming"
+
+    done = train("--model-dir", str(tmp_path / "resumed"), "--checkpoint-dir", str(tmp_path / "ckpt"), *SLOW)
+    assert done.returncode == 0, done.stderr
+    assert "resuming from checkpoint cooccurrence-shard-" in done.stdout
+    assert (tmp_path / "resumed" / "model.joblib").read_bytes() == _uninterrupted(tmp_path)
+
+
+def test_sigterm_checkpoints_and_exits_143_then_resumes(tmp_path):
+    stopped = _start_and_stop_after_a_checkpoint(tmp_path, signal.SIGTERM)
+    out, _ = stopped.communicate()
+    assert stopped.returncode == 143
+    assert "terminated by SIGTERM" in out
+
+    done = train("--model-dir", str(tmp_path / "resumed"), "--checkpoint-dir", str(tmp_path / "ckpt"), *SLOW)
+    assert done.returncode == 0 and "resuming from checkpoint" in done.stdout
+    assert (tmp_path / "resumed" / "model.joblib").read_bytes() == _uninterrupted(tmp_path)
+
+
+def test_a_corrupt_checkpoint_is_skipped_with_a_warning(default_model, tmp_path):
+    checkpoints = tmp_path / "ckpt"
+    args = ("--model-dir", str(tmp_path / "m"), "--checkpoint-dir", str(checkpoints), "--checkpoint-every", "1")
+    assert train(*args).returncode == 0
+    (checkpoints / "neighbours.npz").write_bytes(b"PK\x03\x04 truncated")
+    cooccurrence = checkpoints / "cooccurrence.npz"
+    cooccurrence.write_bytes(cooccurrence.read_bytes()[:-100])
+
+    done = train(*args)
+    assert done.returncode == 0, done.stderr
+    assert "warning: skipping checkpoint" in done.stdout and "neighbours.npz" in done.stdout
+    assert "cooccurrence.npz" in done.stdout
+    assert (tmp_path / "m" / "model.joblib").read_bytes() == default_model.read_bytes()
+
+
+def test_a_finished_run_resumes_at_the_model_and_other_configs_are_not_trusted(default_model, tmp_path):
+    checkpoints = str(tmp_path / "ckpt")
+    assert train("--model-dir", str(tmp_path / "a"), "--checkpoint-dir", checkpoints).returncode == 0
+    again = train("--model-dir", str(tmp_path / "b"), "--checkpoint-dir", checkpoints)
+    assert "resuming: similarity phase already complete" in again.stdout
+    assert (tmp_path / "b" / "model.joblib").read_bytes() == default_model.read_bytes()
+
+    other = train("--model-dir", str(tmp_path / "c"), "--checkpoint-dir", checkpoints, "--seed", "7")
+    assert "written for another configuration" in other.stdout
+    assert (tmp_path / "c" / "model.joblib").read_bytes() != default_model.read_bytes()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_two_gloo_processes_give_the_single_process_model(default_model, tmp_path):
+    pytest.importorskip("torch.distributed")
+    port = str(_free_port())
+    ranks = []
+    for rank in (0, 1):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TRAIN_")}
+        env.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=port, WORLD_SIZE="2", RANK=str(rank))
+        ranks.append(
+            subprocess.Popen(
+                [sys.executable, str(TRAIN), "--model-dir", str(tmp_path), "--dist-timeout", "60"],
+                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            )
+        )
+    outputs = [process.communicate(timeout=120) for process in ranks]
+    assert [p.returncode for p in ranks] == [0, 0], outputs
+    assert "[train rank 1/2] done: rank 0 writes the model" in outputs[1][0]
+    assert (tmp_path / "model.joblib").read_bytes() == default_model.read_bytes()
+
+
+def test_a_rank_that_cannot_reach_the_master_fails_clearly(tmp_path):
+    pytest.importorskip("torch.distributed")
+    env = {"MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(_free_port()), "WORLD_SIZE": "2", "RANK": "1"}
+    started = time.monotonic()
+    done = train("--model-dir", str(tmp_path), "--dist-timeout", "2", env=env, timeout=60)
+    assert done.returncode == 1
+    assert time.monotonic() - started < 30
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith("[train rank 1/2] error: rank 1 could not join the group at 127.0.0.1:")
+
+
+def test_distributed_without_master_variables(tmp_path):
+    done = train("--model-dir", str(tmp_path), env={"WORLD_SIZE": "2"})
+    assert done.returncode == 1
+    assert "MASTER_ADDR, MASTER_PORT, RANK not set" in done.stderr

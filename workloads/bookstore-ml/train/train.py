@@ -1,0 +1,497 @@
+"""Train the Bookstore recommender: item-item cosine kNN over synthetic orders.
+
+Pipeline: deterministic synthetic Bookstore data (books, customers, orders) → customer × book
+interaction matrix (sparse, binary) → book × book co-occurrence, built shard by shard (shards are
+disjoint sets of customers, so partial co-occurrences simply add up) → cosine similarity → top-K
+neighbours per book → model.joblib, written atomically.
+
+Checkpoints (with --checkpoint-dir) are written atomically every --checkpoint-every shards and at
+each phase boundary; a restarted run resumes from the newest checkpoint that verifies, and produces
+the same model byte for byte. Co-occurrence counts are integers, so no summation order changes them.
+
+Distributed: with WORLD_SIZE > 1 (MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE as the Training
+Operator and Volcano's pytorch plugin set them), each rank builds the co-occurrence of its shards,
+the partial matrices are all-reduced over gloo, and rank 0 writes the checkpoints and the model.
+
+Every flag has an environment fallback (TRAIN_<FLAG>, e.g. TRAIN_SEED), for manifests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+import joblib
+import numpy as np
+import scipy.sparse as sp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from recommender import ItemKNNModel  # noqa: E402  (the model class must pickle as `recommender.…`)
+
+MODEL_FILE = "model.joblib"
+EXIT_TERMINATED = 143  # 128 + SIGTERM, what Kubernetes expects of a pod stopped on purpose
+
+
+@dataclass(frozen=True)
+class Config:
+    model_dir: str = "/workspace/model"
+    checkpoint_dir: str | None = None
+    seed: int = 42
+    n_books: int = 200
+    n_orders: int = 5000
+    n_customers: int = 800
+    top_k: int = 10
+    shards: int = 16
+    checkpoint_every: int = 4
+    dist_timeout: float = 60.0
+
+    def data_fingerprint(self) -> dict:
+        """What the co-occurrence depends on: a checkpoint from another config is never used."""
+        return {
+            "seed": self.seed,
+            "n_books": self.n_books,
+            "n_orders": self.n_orders,
+            "n_customers": self.n_customers,
+            "shards": self.shards,
+        }
+
+
+class TrainingError(Exception):
+    """A problem the user can fix (bad flag, unreachable master): reported in one line, exit 1."""
+
+
+# --------------------------------------------------------------------------- command line
+
+_POSITIVE = {"n_books", "n_orders", "n_customers", "top_k", "shards", "checkpoint_every"}
+
+
+def parser() -> argparse.ArgumentParser:
+    defaults = Config()
+    p = argparse.ArgumentParser(
+        prog="train.py",
+        description="Train the Bookstore item-kNN recommender and write model.joblib. "
+        "Each flag falls back to the environment variable TRAIN_<FLAG> (e.g. TRAIN_SEED).",
+    )
+    for field in dataclasses.fields(Config):
+        default = getattr(defaults, field.name)
+        p.add_argument(
+            "--" + field.name.replace("_", "-"),
+            dest=field.name,
+            type=type(default) if isinstance(default, (int, float)) else str,
+            help=f"(env TRAIN_{field.name.upper()}; default {default})",
+        )
+    return p
+
+
+def parse_config(argv: list[str] | None = None) -> Config:
+    """Flags first, then TRAIN_<FLAG> environment variables, then the defaults."""
+    args = parser().parse_args(argv)
+    defaults = Config()
+    values = {}
+    for field in dataclasses.fields(Config):
+        value = getattr(args, field.name)
+        default = getattr(defaults, field.name)
+        env_name = f"TRAIN_{field.name.upper()}"
+        if value is None and os.environ.get(env_name):
+            value = os.environ[env_name]
+            if isinstance(default, (int, float)):
+                try:
+                    value = type(default)(value)
+                except ValueError:
+                    raise TrainingError(f"{env_name}={value!r} is not a number") from None
+        values[field.name] = default if value is None else value
+    config = Config(**values)
+    for name in _POSITIVE:
+        if getattr(config, name) < 1:
+            raise TrainingError(f"--{name.replace('_', '-')} must be at least 1, not {getattr(config, name)}")
+    return config
+
+
+# --------------------------------------------------------------------------- logging
+
+_PREFIX = "[train]"
+
+
+def log(message: str) -> None:
+    print(f"{_PREFIX} {message}", flush=True)
+
+
+# --------------------------------------------------------------------------- data
+
+
+@dataclass
+class Dataset:
+    """Order lines: for line i, customer `customers[i]` bought book `books[i]` (0-based)."""
+
+    n_books: int
+    n_customers: int
+    n_orders: int
+    customers: np.ndarray
+    books: np.ndarray
+
+
+def generate(config: Config) -> Dataset:
+    """Deterministic synthetic orders: customers favour one genre, books differ in popularity."""
+    rng = np.random.default_rng(config.seed)
+    n_genres = max(4, min(64, config.n_books // 20))
+    genre_of_book = rng.integers(0, n_genres, config.n_books)
+    popularity = 1.0 / np.arange(1, config.n_books + 1) ** 0.8
+    rng.shuffle(popularity)
+
+    # Sampling a book of a given genre by popularity: order books by genre, and give each genre
+    # g the key range [g, g + 1) split by cumulative popularity; g + u then falls on a book of g.
+    by_genre = np.lexsort((np.arange(config.n_books), genre_of_book))
+    genres_sorted = genre_of_book[by_genre]
+    weights = popularity[by_genre]
+    genre_totals = np.bincount(genres_sorted, weights=weights, minlength=n_genres)
+    cumulative = np.cumsum(weights) - np.concatenate(([0.0], np.cumsum(genre_totals)[:-1]))[genres_sorted]
+    keys = genres_sorted + cumulative / genre_totals[genres_sorted]
+    present_genres = np.flatnonzero(genre_totals > 0)
+
+    favourite = present_genres[rng.integers(0, present_genres.size, config.n_customers)]
+    activity = rng.lognormal(0.0, 0.75, config.n_customers)
+    order_customer = rng.choice(config.n_customers, size=config.n_orders, p=activity / activity.sum())
+    basket = np.minimum(1 + rng.poisson(1.5, config.n_orders), 5)
+
+    line_customer = np.repeat(order_customer, basket)
+    from_favourite = rng.random(line_customer.size) < 0.7
+    random_genre = present_genres[rng.integers(0, present_genres.size, line_customer.size)]
+    line_genre = np.where(from_favourite, favourite[line_customer], random_genre)
+    u = rng.random(line_customer.size)
+    slot = np.searchsorted(keys, line_genre + u, side="left")
+    slot = np.minimum(slot, config.n_books - 1)
+    line_book = by_genre[slot]
+    return Dataset(config.n_books, config.n_customers, config.n_orders, line_customer, line_book)
+
+
+def interactions(data: Dataset) -> sp.csr_matrix:
+    """Binary customer × book matrix: 1 where the customer bought the book at least once."""
+    # int32 holds any count here (at most n_customers) and halves the co-occurrence's memory.
+    ones = np.ones(data.customers.size, dtype=np.int32)
+    matrix = sp.csr_matrix((ones, (data.customers, data.books)), shape=(data.n_customers, data.n_books))
+    matrix.sum_duplicates()
+    matrix.data[:] = 1
+    return matrix
+
+
+def shard_cooccurrence(matrix: sp.csr_matrix, shard: int, shards: int) -> sp.csr_matrix:
+    """Book × book co-purchase counts among the customers of one shard (customer id % shards)."""
+    rows = matrix[np.arange(shard, matrix.shape[0], shards)]
+    return (rows.T @ rows).tocsr()
+
+
+# --------------------------------------------------------------------------- checkpoints
+
+
+def _digest(arrays: dict[str, np.ndarray]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        h.update(name.encode())
+        h.update(np.ascontiguousarray(arrays[name]).tobytes())
+    return h.hexdigest()
+
+
+def _atomic_write(path: Path, write) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(temporary, "wb") as handle:
+        write(handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+    directory = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+class Checkpoints:
+    """Verified, atomically written checkpoints in one folder (or none, without a folder)."""
+
+    KEEP = 2  # the newest good one may still turn out unreadable; keep one before it
+
+    def __init__(self, folder: str | None, config: Config):
+        self.folder = Path(folder) if folder else None
+        self.fingerprint = config.data_fingerprint()
+        if self.folder:
+            self.folder.mkdir(parents=True, exist_ok=True)
+
+    def save(self, name: str, meta: dict, arrays: dict[str, np.ndarray]) -> None:
+        if self.folder is None:
+            return
+        header = {"fingerprint": self.fingerprint, "digest": _digest(arrays), **meta}
+        payload = {**arrays, "header": np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)}
+        _atomic_write(self.folder / f"{name}.npz", lambda handle: np.savez(handle, **payload))
+
+    def load(self, name: str) -> tuple[dict, dict[str, np.ndarray]] | None:
+        """The checkpoint's header and arrays, or None (with a warning) unless it verifies."""
+        if self.folder is None:
+            return None
+        path = self.folder / f"{name}.npz"
+        if not path.exists():
+            return None
+        try:
+            with np.load(path, allow_pickle=False) as stored:
+                arrays = {key: stored[key] for key in stored.files}
+            header = json.loads(arrays.pop("header").tobytes().decode())
+            if header.get("fingerprint") != self.fingerprint:
+                raise ValueError("it was written for another configuration")
+            if header.get("digest") != _digest(arrays):
+                raise ValueError("its contents do not match its checksum")
+        except Exception as error:  # any unreadable checkpoint is skipped, never trusted
+            log(f"warning: skipping checkpoint {path}: {error}")
+            return None
+        return header, arrays
+
+    def names(self, prefix: str) -> list[str]:
+        """Checkpoint names with this prefix, newest (highest number) first."""
+        if self.folder is None:
+            return []
+        return sorted((p.stem for p in self.folder.glob(f"{prefix}-*.npz")), reverse=True)
+
+    def prune(self, prefix: str, keep: int = KEEP) -> None:
+        for stale in self.names(prefix)[keep:]:
+            (self.folder / f"{stale}.npz").unlink(missing_ok=True)
+
+
+def _matrix_arrays(matrix: sp.csr_matrix) -> dict[str, np.ndarray]:
+    return {"data": matrix.data, "indices": matrix.indices, "indptr": matrix.indptr}
+
+
+def _matrix_from(arrays: dict[str, np.ndarray], n_books: int) -> sp.csr_matrix:
+    return sp.csr_matrix((arrays["data"], arrays["indices"], arrays["indptr"]), shape=(n_books, n_books))
+
+
+# --------------------------------------------------------------------------- distributed
+
+
+@dataclass(frozen=True)
+class World:
+    rank: int = 0
+    size: int = 1
+
+    @property
+    def is_main(self) -> bool:
+        return self.rank == 0
+
+
+def join_world(config: Config) -> World:
+    """Join the torch.distributed gloo group when WORLD_SIZE > 1; fail clearly within the timeout."""
+    size = int(os.environ.get("WORLD_SIZE", "1") or 1)
+    if size <= 1:
+        return World()
+    missing = [name for name in ("MASTER_ADDR", "MASTER_PORT", "RANK") if not os.environ.get(name)]
+    if missing:
+        raise TrainingError(f"WORLD_SIZE={size} but {', '.join(missing)} not set: run under a PyTorchJob or torchrun")
+    # c10d logs every failed connect with a C++ stack trace; our one-line error carries the cause.
+    os.environ.setdefault("TORCH_CPP_LOG_LEVEL", "FATAL")
+    try:
+        import torch.distributed as dist
+    except ImportError:
+        raise TrainingError(f"WORLD_SIZE={size} needs torch: pip install -r requirements-torch.txt") from None
+    rank = int(os.environ["RANK"])
+    address = f"{os.environ['MASTER_ADDR']}:{os.environ['MASTER_PORT']}"
+    global _PREFIX
+    _PREFIX = f"[train rank {rank}/{size}]"
+    log(f"joining {size} processes through the master at {address} (timeout {config.dist_timeout:g}s)")
+    try:
+        dist.init_process_group(
+            "gloo",
+            init_method=f"tcp://{address}",
+            rank=rank,
+            world_size=size,
+            timeout=timedelta(seconds=config.dist_timeout),
+        )
+    except Exception as error:  # torch raises several types for "could not rendezvous"
+        cause = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise TrainingError(
+            f"rank {rank} could not join the group at {address} (timeout {config.dist_timeout:g}s): {cause}"
+        ) from None
+    return World(rank, size)
+
+
+def all_reduce_sum(matrix: sp.csr_matrix, world: World) -> sp.csr_matrix:
+    """Sum a sparse integer matrix over all ranks (gathered as COO; sums are exact)."""
+    if world.size == 1:
+        return matrix
+    import torch.distributed as dist
+
+    coo = matrix.tocoo()
+    gathered: list = [None] * world.size
+    dist.all_gather_object(gathered, (coo.row, coo.col, coo.data, coo.shape))
+    total = sp.csr_matrix(matrix.shape, dtype=np.int32)
+    for row, col, data, shape in gathered:
+        total = total + sp.csr_matrix((data, (row, col)), shape=shape)
+    return total.tocsr()
+
+
+def broadcast_from_main(value, world: World):
+    if world.size == 1:
+        return value
+    import torch.distributed as dist
+
+    box = [value]
+    dist.broadcast_object_list(box, src=0)
+    return box[0]
+
+
+def leave_world(world: World) -> None:
+    if world.size > 1:
+        import torch.distributed as dist
+
+        dist.destroy_process_group()
+
+
+# --------------------------------------------------------------------------- phases
+
+
+class Terminated(Exception):
+    """SIGTERM arrived (preemption, eviction): stop at the next shard boundary."""
+
+
+_terminate_requested = False
+
+
+def _on_sigterm(signum, frame) -> None:
+    global _terminate_requested
+    _terminate_requested = True
+
+
+def build_cooccurrence(config: Config, matrix: sp.csr_matrix, store: Checkpoints, world: World) -> sp.csr_matrix:
+    start, partial = 0, None
+    if world.is_main:
+        done = store.load("cooccurrence")
+        if done:
+            log("resuming: co-occurrence phase already complete")
+            start, partial = config.shards, _matrix_from(done[1], config.n_books)
+        else:
+            for name in store.names("cooccurrence-shard"):
+                found = store.load(name)
+                if found:
+                    start, partial = found[0]["next_shard"], _matrix_from(found[1], config.n_books)
+                    log(f"resuming from checkpoint {name}: shards {start}/{config.shards} done")
+                    break
+    start = broadcast_from_main(start, world)
+    if start >= config.shards:
+        return all_reduce_sum(partial if world.is_main else sp.csr_matrix((config.n_books,) * 2, dtype=np.int32), world)
+
+    total = partial if partial is not None else sp.csr_matrix((config.n_books, config.n_books), dtype=np.int32)
+    mine = [s for s in range(start, config.shards) if s % world.size == world.rank]
+    for count, shard in enumerate(mine, start=1):
+        total = total + shard_cooccurrence(matrix, shard, config.shards)
+        if world.size == 1:
+            finished = shard + 1
+            if count % config.checkpoint_every == 0 and finished < config.shards:
+                store.save(f"cooccurrence-shard-{finished:05d}", {"next_shard": finished}, _matrix_arrays(total))
+                store.prune("cooccurrence-shard")
+            if _terminate_requested:
+                store.save(f"cooccurrence-shard-{finished:05d}", {"next_shard": finished}, _matrix_arrays(total))
+                raise Terminated(f"stopped after shard {finished}/{config.shards}")
+        elif _terminate_requested:
+            raise Terminated(f"rank {world.rank} stopped during the co-occurrence phase")
+    total = all_reduce_sum(total.tocsr(), world)
+    if world.is_main:
+        store.save("cooccurrence", {}, _matrix_arrays(total))
+        store.prune("cooccurrence-shard", keep=0)  # the phase checkpoint supersedes them
+    return total
+
+
+def top_neighbours(cooccurrence: sp.csr_matrix, top_k: int, block_rows: int = 2048) -> tuple[np.ndarray, np.ndarray]:
+    """Each book's top-K by cosine similarity, ties broken by the smaller book id.
+
+    Rows are ranked a block at a time so the sort's scratch memory stays bounded for large catalogues.
+    """
+    n_books = cooccurrence.shape[0]
+    counts = cooccurrence.diagonal().astype(np.float64)  # customers who bought each book
+    ids = np.zeros((n_books, top_k), dtype=np.int32)
+    values = np.zeros((n_books, top_k), dtype=np.float64)
+    for first in range(0, n_books, block_rows):
+        block = cooccurrence[first : first + block_rows].tocoo()
+        rows = block.row + first
+        keep = (rows != block.col) & (block.data > 0)
+        rows, cols, shared = rows[keep], block.col[keep], block.data[keep]
+        scores = shared / np.sqrt(counts[rows] * counts[cols])
+        order = np.lexsort((cols, -scores, rows))
+        rows, cols, scores = rows[order], cols[order], scores[order]
+        row_starts = np.searchsorted(rows, np.arange(first, min(first + block_rows, n_books)))
+        position = np.arange(rows.size) - row_starts[rows - first]
+        top = position < top_k
+        ids[rows[top], position[top]] = cols[top] + 1  # book ids are 1-based
+        values[rows[top], position[top]] = scores[top]
+    return ids, values
+
+
+def write_model(model: ItemKNNModel, model_dir: Path) -> Path:
+    model_dir.mkdir(parents=True, exist_ok=True)
+    target = model_dir / MODEL_FILE
+    _atomic_write(target, lambda handle: joblib.dump(model, handle))
+    return target
+
+
+def train(config: Config) -> Path | None:
+    """Run the whole pipeline; returns the model path on rank 0 (None on other ranks)."""
+    started = time.perf_counter()
+    world = join_world(config)
+    if world.is_main:
+        log(f"config={config}")
+    store = Checkpoints(config.checkpoint_dir if world.is_main else None, config)
+
+    ids_scores = None
+    if world.is_main:
+        found = store.load("neighbours")
+        if found and found[0].get("top_k") == config.top_k:
+            log("resuming: similarity phase already complete")
+            ids_scores = (found[1]["ids"], found[1]["scores"])
+    skip_to_model = broadcast_from_main(ids_scores is not None, world)
+
+    if not skip_to_model:
+        log(f"generating {config.n_books} books / {config.n_orders} orders across {config.n_customers} synthetic customers")
+        data = generate(config)
+        log(f"dataset: books={data.n_books} orders={data.n_orders} order_lines={data.books.size}")
+        log("building customer x book interaction matrix")
+        matrix = interactions(data)
+        log(f"interactions: shape={matrix.shape} nnz={matrix.nnz}")
+        log(f"co-occurrence over {config.shards} customer shards")
+        cooccurrence = build_cooccurrence(config, matrix, store, world)
+        if world.is_main:
+            log(f"computing item-item cosine similarity, top_k={config.top_k}")
+            ids_scores = top_neighbours(cooccurrence, config.top_k)
+            store.save("neighbours", {"top_k": config.top_k}, {"ids": ids_scores[0], "scores": ids_scores[1]})
+    leave_world(world)
+    if not world.is_main:
+        log("done: rank 0 writes the model")
+        return None
+
+    params = {**config.data_fingerprint(), "top_k": config.top_k}
+    del params["shards"]  # how the work was split does not change the model
+    model = ItemKNNModel(ids_scores[0], ids_scores[1], params)
+    path = write_model(model, Path(config.model_dir))
+    log(f"wrote {path} (size={path.stat().st_size} bytes) in {time.perf_counter() - started:.2f}s")
+    log(f"sample: neighbours(book_id=1) top-3 = {model.neighbours(1, 3)}")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        train(parse_config(argv))
+    except TrainingError as error:
+        print(f"{_PREFIX} error: {error}", file=sys.stderr, flush=True)
+        return 1
+    except Terminated as stop:
+        log(f"terminated by SIGTERM: {stop}; the next run resumes from the checkpoint")
+        return EXIT_TERMINATED
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
