@@ -92,3 +92,24 @@ def mirror_tags(mirror: Path, owner_repo: str) -> list[str] | None:
         ["git", "-C", str(shadow), "tag", "--list"], capture_output=True, text=True, check=False
     )
     return listed.stdout.split()
+
+
+class MirrorMiss(Exception):
+    """The mirror cannot supply what a kustomization asks for; the message says what it lacks."""
+
+
+def mirror_file(mirror: Path, owner_repo: str, ref: str, path: str) -> bytes:
+    """One file of `owner/repo` at `ref`, read from the mirror."""
+    tags = mirror_tags(mirror, owner_repo)
+    if tags is None:
+        raise MirrorMiss(f"the mirror {mirror} has no repository {owner_repo}")
+    shadow = shadow_mirror(mirror) / "github.com" / f"{owner_repo}.git"
+    shown = subprocess.run(
+        ["git", "--git-dir", str(shadow), "show", f"{ref}:{path}"], capture_output=True, check=False
+    )
+    if shown.returncode == 0:
+        return shown.stdout
+    if ref not in tags:
+        held = ", ".join(tags) or "none"
+        raise MirrorMiss(f"ref {ref} is not in the mirror {mirror} (it holds {held})")
+    raise MirrorMiss(f"the mirror's {owner_repo} has no file {path} at {ref}")

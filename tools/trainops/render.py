@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from trainops import kustomization, mirror
+from trainops import kustomization, mirror, raw_files
 from trainops.kustomize import Kustomize
 
 
@@ -51,15 +51,21 @@ class Renderer:
         """Rendered YAML of the kustomization in `directory`; raises RenderFailure."""
         if kustomization.kustomization_file(directory) is None:
             raise RenderFailure(directory, None, "no kustomization.yaml in this folder")
-        done = subprocess.run(
-            self.kustomize.build_command(directory),
-            env=env if env is not None else self.environment(),
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        try:
+            with raw_files.offline_tree(directory, self.mirror) as (target, restore_paths):
+                done = subprocess.run(
+                    self.kustomize.build_command(target),
+                    env=env if env is not None else self.environment(),
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                )
+        except mirror.MirrorMiss as miss:
+            where = kustomization.locate_entry(miss.folder, miss.raw.url)
+            file, line = where if where else (miss.folder, None)
+            raise RenderFailure(file, line, f"remote file {miss.raw.url}: {miss}") from None
         if done.returncode != 0:
-            raise explain_failure(done.stderr, directory, self.mirror)
+            raise explain_failure(restore_paths(done.stderr), directory, self.mirror)
         return done.stdout
 
 

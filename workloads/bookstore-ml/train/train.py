@@ -304,13 +304,9 @@ def join_world(config: Config) -> World:
     _PREFIX = f"[train rank {rank}/{size}]"
     log(f"joining {size} processes through the master at {address} (timeout {config.dist_timeout:g}s)")
     try:
-        dist.init_process_group(
-            "gloo",
-            init_method=f"tcp://{address}",
-            rank=rank,
-            world_size=size,
-            timeout=timedelta(seconds=config.dist_timeout),
-        )
+        # env:// rather than tcp://: under torchrun the agent already serves the store on
+        # MASTER_PORT and env:// joins it; without torchrun it reads the same four variables.
+        dist.init_process_group("gloo", init_method="env://", timeout=timedelta(seconds=config.dist_timeout))
     except Exception as error:  # torch raises several types for "could not rendezvous"
         cause = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise TrainingError(

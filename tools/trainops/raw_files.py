@@ -1,0 +1,94 @@
+"""Offline rendering of remote *files* (kustomize fetches those over HTTP, not git).
+
+Some upstreams ship a single manifest and no kustomization (Volcano's installer). A kustomization
+can list it by a pinned raw URL, `https://raw.githubusercontent.com/<owner>/<repo>/<tag>/<path>`
+(or `https://github.com/<owner>/<repo>/raw/<tag>/<path>`). With a mirror, kustomize cannot be
+redirected for those, so the tool renders a temporary copy of the kustomization tree in which each
+such entry names the same file read from the mirror at that tag.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from trainops import kustomization, mirror
+
+_RAW_URLS = (
+    re.compile(r"^https://raw\.githubusercontent\.com/(?P<repo>[^/]+/[^/]+)/(?P<ref>[^/]+)/(?P<path>.+)$"),
+    re.compile(r"^https://github\.com/(?P<repo>[^/]+/[^/]+)/raw/(?P<ref>[^/]+)/(?P<path>.+)$"),
+)
+_LOCAL_FOLDER = ".trainops-mirror"
+
+
+@dataclass(frozen=True)
+class RawFile:
+    url: str
+    repo: str
+    ref: str
+    path: str
+
+    @property
+    def local_name(self) -> str:
+        return f"{self.repo.replace('/', '-')}-{self.ref}-{Path(self.path).name}"
+
+
+def parse_raw_url(entry: str) -> RawFile | None:
+    for pattern in _RAW_URLS:
+        match = pattern.match(entry)
+        if match:
+            return RawFile(entry, match["repo"].removesuffix(".git"), match["ref"], match["path"])
+    return None
+
+
+def raw_files(root: Path) -> list[tuple[Path, RawFile]]:
+    """(kustomization folder, raw file) for every raw-file resource reachable from `root`."""
+    found = []
+    for folder in kustomization.reachable(root):
+        for entry in kustomization.read_kustomization(folder).get("resources") or []:
+            raw = parse_raw_url(entry) if isinstance(entry, str) else None
+            if raw:
+                found.append((folder, raw))
+    return found
+
+
+@contextmanager
+def offline_tree(root: Path, mirror_dir: Path | None) -> Iterator[tuple[Path, Callable[[str], str]]]:
+    """The folder to render and a function mapping temporary paths in messages back to real ones.
+
+    Raises mirror.MirrorMiss (with `.folder` and `.raw` set) when the mirror lacks a file.
+    """
+    entries = raw_files(root) if mirror_dir is not None else []
+    if not entries:
+        yield root, lambda text: text
+        return
+    folders = kustomization.reachable(root)
+    top = Path(os.path.commonpath(folders))
+    with tempfile.TemporaryDirectory(prefix="trainops-render-") as scratch:
+        copy_top = Path(scratch) / "tree"
+        for folder in folders:
+            shutil.copytree(
+                folder,
+                copy_top / folder.relative_to(top),
+                dirs_exist_ok=True,
+                ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__"),
+            )
+        for folder, raw in entries:
+            try:
+                content = mirror.mirror_file(mirror_dir, raw.repo, raw.ref, raw.path)
+            except mirror.MirrorMiss as miss:
+                miss.folder, miss.raw = folder, raw
+                raise
+            copied = copy_top / folder.relative_to(top)
+            (copied / _LOCAL_FOLDER).mkdir(exist_ok=True)
+            (copied / _LOCAL_FOLDER / raw.local_name).write_bytes(content)
+            kustomization_file = kustomization.kustomization_file(copied)
+            text = kustomization_file.read_text()
+            kustomization_file.write_text(text.replace(raw.url, f"{_LOCAL_FOLDER}/{raw.local_name}"))
+        yield copy_top / root.resolve().relative_to(top), lambda text: text.replace(str(copy_top), str(top))
