@@ -28,3 +28,17 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
 @pytest.fixture(scope="session")
 def renderer(mirror: Path) -> Renderer:
     return Renderer(find_kustomize(), mirror)
+
+
+@pytest.fixture(scope="session")
+def overlays(renderer) -> dict[tuple[str, str], list[dict]]:
+    """Every overlays/<env>/<layer>, rendered once per session (in parallel)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from helpers import ENVIRONMENTS, LAYERS, REPO, load_docs
+
+    keys = [(env, layer) for env in ENVIRONMENTS for layer in LAYERS]
+    env = renderer.environment()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        texts = pool.map(lambda key: renderer.build(REPO / "overlays" / key[0] / key[1], env), keys)
+        return {key: load_docs(text) for key, text in zip(keys, texts)}

@@ -20,6 +20,8 @@ def _mirror() -> Path | None:
 
 
 MIRROR = _mirror()
+ENVIRONMENTS = ("kind", "cloud", "gpu", "volcano")
+LAYERS = ("operators", "platform", "workloads")
 
 
 def run_trainops(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
@@ -43,3 +45,35 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content)
     return root
+
+
+def pod_templates(doc: dict) -> list[tuple[str, dict]]:
+    """(JSON path, pod template) of the training kinds this repository ships."""
+    kind, spec = doc["kind"], doc.get("spec") or {}
+    if kind == "Job" and doc["apiVersion"] == "batch/v1":
+        return [("spec.template", spec["template"])]
+    if kind == "PyTorchJob":
+        return [(f"spec.pytorchReplicaSpecs.{role}.template", r["template"]) for role, r in spec["pytorchReplicaSpecs"].items()]
+    if kind == "RayJob":
+        cluster = spec["rayClusterSpec"]
+        found = [("spec.rayClusterSpec.headGroupSpec.template", cluster["headGroupSpec"]["template"])]
+        found += [
+            (f"spec.rayClusterSpec.workerGroupSpecs[{i}].template", group["template"])
+            for i, group in enumerate(cluster.get("workerGroupSpecs") or [])
+        ]
+        if "submitterPodTemplate" in spec:
+            found.append(("spec.submitterPodTemplate", spec["submitterPodTemplate"]))
+        return found
+    if kind == "Job" and doc["apiVersion"].startswith("batch.volcano.sh/"):
+        return [(f"spec.tasks[{i}].template", task["template"]) for i, task in enumerate(spec["tasks"])]
+    return []
+
+
+def replicas_of(doc: dict, path: str) -> int:
+    """How many pods one template stands for (the gang Kueue must admit at once)."""
+    spec = doc["spec"]
+    if doc["kind"] == "PyTorchJob":
+        return spec["pytorchReplicaSpecs"][path.split(".")[2]].get("replicas", 1)
+    if ".workerGroupSpecs[" in path:
+        return spec["rayClusterSpec"]["workerGroupSpecs"][int(path.split("[")[1][0])].get("replicas", 1)
+    return 1

@@ -121,3 +121,43 @@ def test_help_lists_every_command():
     assert done.returncode == 0
     for verb in ("build", "validate", "version"):
         assert verb in done.stdout
+
+
+RAW_VOLCANO = "https://raw.githubusercontent.com/volcano-sh/volcano/{ref}/installer/{path}"
+
+
+def test_a_raw_file_url_renders_from_the_mirror(mirror, tmp_path):
+    write_tree(tmp_path, {
+        "app/kustomization.yaml": "resources:\n  - ../base\n  - " + RAW_VOLCANO.format(ref="v1.15.1", path="volcano-development.yaml") + "\n",
+        "base/kustomization.yaml": "resources:\n  - cm.yaml\n",
+        "base/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mine\n",
+    })
+    done = run_trainops("build", str(tmp_path / "app"))
+    assert done.returncode == 0, done.stderr
+    docs = load_docs(done.stdout)
+    assert any(d["metadata"]["name"] == "jobs.batch.volcano.sh" for d in docs)
+    assert any(d["metadata"]["name"] == "mine" for d in docs)
+    # The render happened on a temporary copy; the repository is untouched.
+    assert sorted(p.name for p in (tmp_path / "app").iterdir()) == ["kustomization.yaml"]
+
+
+def test_a_raw_file_at_a_tag_the_mirror_lacks(mirror, tmp_path):
+    url = RAW_VOLCANO.format(ref="v9.0.0", path="volcano-development.yaml")
+    write_tree(tmp_path, {"kustomization.yaml": f"resources:\n  - {url}\n"})
+    done = run_trainops("build", str(tmp_path))
+    assert_one_line_error(done, "kustomization.yaml:2:", f"remote file {url}", "ref v9.0.0 is not in the mirror", "v1.15.1")
+
+
+def test_a_raw_file_the_mirror_lacks_at_its_tag(mirror, tmp_path):
+    url = RAW_VOLCANO.format(ref="v1.15.1", path="no-such-file.yaml")
+    write_tree(tmp_path, {"kustomization.yaml": f"resources:\n  - {url}\n"})
+    done = run_trainops("build", str(tmp_path))
+    assert_one_line_error(done, "has no file installer/no-such-file.yaml at v1.15.1")
+
+
+def test_errors_in_a_copied_tree_name_the_real_files(mirror, tmp_path):
+    url = RAW_VOLCANO.format(ref="v1.15.1", path="volcano-development.yaml")
+    write_tree(tmp_path, {"kustomization.yaml": f"resources:\n  - {url}\n  - missing.yaml\n"})
+    done = run_trainops("build", str(tmp_path))
+    assert_one_line_error(done, f"{tmp_path}/kustomization.yaml:3:", "'missing.yaml' does not exist")
+    assert "trainops-render-" not in done.stderr

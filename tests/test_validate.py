@@ -129,9 +129,12 @@ def test_unknown_format_is_a_usage_error(tmp_path):
     assert done.returncode == 2 and "invalid choice" in done.stderr
 
 
-def test_repository_config_names_every_operator():
+def test_repository_config_declares_every_layer_and_entry_point():
     from trainops.config import load_config
 
     config = load_config(REPO / "trainops.yaml")
-    names = {path.name for path in config.root_paths()}
-    assert {"training-operator", "kuberay", "kueue", "jobset"} <= names
+    roots = {str(path.relative_to(REPO)) for path in config.root_paths()}
+    for env in ("kind", "cloud", "gpu", "volcano"):
+        assert {f"overlays/{env}/{layer}" for layer in ("operators", "platform", "workloads")} <= roots
+        assert {f"gitops/argocd/{env}/apps", f"gitops/argocd/{env}/root-app.yaml", f"gitops/flux/{env}"} <= roots
+    assert {"gitops/crds/argo-cd", "gitops/crds/flux", "gitops/argocd/health-checks"} <= roots

@@ -1,0 +1,185 @@
+"""The rendered environments: restricted, queued through Kueue, and right for kind, cloud and GPU."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from helpers import ENVIRONMENTS, pod_templates, replicas_of
+from restricted import restricted_problems
+
+QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
+GPU = "nvidia.com/gpu"
+KUEUE_SUSPEND = {"Job": ("spec", "suspend"), "PyTorchJob": ("spec", "runPolicy", "suspend"), "RayJob": ("spec", "suspend")}
+
+
+def training_jobs(overlays, env):
+    return [d for d in overlays[(env, "workloads")] if pod_templates(d)]
+
+
+def containers(template):
+    spec = template["spec"]
+    return (spec.get("initContainers") or []) + spec["containers"]
+
+
+def only(docs, kind, name=None):
+    found = [d for d in docs if d["kind"] == kind and (name is None or d["metadata"]["name"] == name)]
+    assert len(found) == 1, (kind, name, len(found))
+    return found[0]
+
+
+def parse_quantity(value) -> float:
+    units = {"m": 1e-3, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "k": 1e3, "M": 1e6, "G": 1e9}
+    match = re.fullmatch(r"([0-9.]+)([A-Za-z]*)", str(value))
+    return float(match.group(1)) * units.get(match.group(2), 1)
+
+
+@pytest.mark.parametrize("env", ENVIRONMENTS)
+def test_every_layer_renders_objects(overlays, env):
+    for layer in ("operators", "platform", "workloads"):
+        assert overlays[(env, layer)], f"overlays/{env}/{layer} rendered nothing"
+
+
+@pytest.mark.parametrize("env", ENVIRONMENTS)
+def test_training_pods_meet_restricted_and_have_requests_and_limits(overlays, env):
+    namespace = only(overlays[(env, "platform")], "Namespace", "bookstore-ml")
+    assert namespace["metadata"]["labels"]["pod-security.kubernetes.io/enforce"] == "restricted"
+    jobs = training_jobs(overlays, env)
+    assert {d["kind"] for d in jobs} >= {"Job", "PyTorchJob", "RayJob"}
+    for job in jobs:
+        assert job["metadata"]["namespace"] == "bookstore-ml"
+        for path, template in pod_templates(job):
+            assert restricted_problems(template["spec"]) == [], (job["metadata"]["name"], path)
+            for container in containers(template):
+                resources = container["resources"]
+                assert {"cpu", "memory"} <= set(resources["requests"]) & set(resources["limits"]), (path, container["name"])
+
+
+@pytest.mark.parametrize("env", ENVIRONMENTS)
+def test_kueue_managed_jobs_name_the_local_queue_and_never_unsuspend(overlays, env):
+    local_queue = only(overlays[(env, "platform")], "LocalQueue", "bookstore-ml-lq")
+    assert local_queue["spec"]["clusterQueue"] == "bookstore-ml-cq"
+    for job in training_jobs(overlays, env):
+        if job["kind"] not in KUEUE_SUSPEND or job["apiVersion"].startswith("batch.volcano.sh/"):
+            continue
+        assert job["metadata"]["labels"][QUEUE_LABEL] == "bookstore-ml-lq", job["metadata"]["name"]
+        node = job
+        for key in KUEUE_SUSPEND[job["kind"]]:
+            node = node.get(key, {}) if isinstance(node, dict) else {}
+        assert node is not False, f"{job['metadata']['name']} sets suspend: false"
+
+
+def test_rayjob_meets_kueue_webhook_rules(overlays):
+    for env in ENVIRONMENTS:
+        ray_job = only(overlays[(env, "workloads")], "RayJob")
+        assert ray_job["spec"]["shutdownAfterJobFinishes"] is True
+        assert ray_job["spec"]["rayClusterSpec"].get("enableInTreeAutoscaling") is not True
+
+
+def test_kind_has_no_gpu_and_uses_local_dev_images(overlays):
+    for layer in ("operators", "platform", "workloads"):
+        assert GPU not in json.dumps(overlays[("kind", layer)])
+    for job in training_jobs(overlays, "kind"):
+        for _, template in pod_templates(job):
+            for container in template["spec"]["containers"]:
+                assert container["image"].startswith("bookstore/recommender-train"), container["image"]
+                assert container["image"].endswith(":dev")
+                assert container["imagePullPolicy"] == "IfNotPresent"
+    pvc = only(overlays[("kind", "workloads")], "PersistentVolumeClaim", "recommender-model")
+    assert pvc["spec"]["accessModes"] == ["ReadWriteOnce"] and "storageClassName" not in pvc["spec"]
+
+
+def _gpu_training_containers(job):
+    for path, template in pod_templates(job):
+        if path == "spec.submitterPodTemplate":
+            continue  # submits the Ray job; trains nothing
+        for container in template["spec"]["containers"]:
+            yield path, template, container
+
+
+def test_gpu_training_containers_request_gpus_and_tolerate_the_taint(overlays):
+    for job in training_jobs(overlays, "gpu"):
+        for path, template, container in _gpu_training_containers(job):
+            assert int(container["resources"]["limits"][GPU]) >= 1, (path, container["name"])
+            tolerations = template["spec"].get("tolerations") or []
+            assert any(t["key"] == GPU and t["operator"] == "Exists" for t in tolerations), path
+
+
+def test_gpu_torchrun_runs_one_process_per_gpu(overlays):
+    job = only(overlays[("gpu", "workloads")], "PyTorchJob")
+    for role, replica in job["spec"]["pytorchReplicaSpecs"].items():
+        container = replica["template"]["spec"]["containers"][0]
+        gpus = container["resources"]["limits"][GPU]
+        assert f"--nproc-per-node={gpus}" in container["args"], role
+        assert job["spec"]["nprocPerNode"] == gpus
+        assert any(e["name"].startswith("NCCL_") for e in container["env"])
+
+
+def test_gpu_cluster_queue_quota_holds_each_gang(overlays):
+    queue = only(overlays[("gpu", "platform")], "ClusterQueue", "bookstore-ml-cq")
+    quota = sum(
+        parse_quantity(resource["nominalQuota"])
+        for group in queue["spec"]["resourceGroups"]
+        if GPU in group["coveredResources"]
+        for flavor in group["flavors"]
+        for resource in flavor["resources"]
+        if resource["name"] == GPU
+    )
+    assert quota > 0
+    flavors = {d["metadata"]["name"]: d for d in overlays[("gpu", "platform")] if d["kind"] == "ResourceFlavor"}
+    assert any(t["key"] == GPU for t in flavors["gpu"]["spec"]["tolerations"])
+    for job in training_jobs(overlays, "gpu"):
+        gang = sum(
+            replicas_of(job, path) * parse_quantity(container["resources"]["limits"].get(GPU, 0))
+            for path, _, container in _gpu_training_containers(job)
+        )
+        assert 0 < gang <= quota, (job["metadata"]["name"], gang, quota)
+        if job["kind"] == "PyTorchJob":  # the elastic maximum must fit as well
+            per_pod = parse_quantity(job["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]["containers"][0]["resources"]["limits"][GPU])
+            assert job["spec"]["elasticPolicy"]["maxReplicas"] * per_pod <= quota
+
+
+@pytest.mark.parametrize("env", ["cloud", "gpu"])
+def test_cloud_checkpoints_on_rwx_and_an_elastic_pytorchjob(overlays, env):
+    pvc = only(overlays[(env, "workloads")], "PersistentVolumeClaim", "recommender-model")
+    assert pvc["spec"]["accessModes"] == ["ReadWriteMany"] and pvc["spec"]["storageClassName"]
+    job = only(overlays[(env, "workloads")], "PyTorchJob")
+    elastic = job["spec"]["elasticPolicy"]
+    assert 1 <= elastic["minReplicas"] <= job["spec"]["pytorchReplicaSpecs"]["Worker"]["replicas"] <= elastic["maxReplicas"]
+    assert elastic["rdzvBackend"] == "c10d" and elastic["maxRestarts"] > 0
+    worker = job["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]
+    assert any(t["key"] == "trainops.dev/spot" for t in worker["tolerations"])
+    assert "--checkpoint-dir=/workspace/model/checkpoints/pytorchjob" in worker["containers"][0]["args"]
+    for job in training_jobs(overlays, env):
+        for _, template in pod_templates(job):
+            for container in template["spec"]["containers"]:
+                assert container["image"].startswith("registry.example.com/bookstore/"), container["image"]
+
+
+@pytest.mark.parametrize("env", ENVIRONMENTS)
+def test_no_secret_carries_data(overlays, env):
+    for layer in ("platform", "workloads"):
+        for doc in overlays[(env, layer)]:
+            if doc["kind"] == "Secret":
+                assert not doc.get("data") and not doc.get("stringData"), doc["metadata"]["name"]
+
+
+def test_cloud_service_account_uses_workload_identity_and_mounts_no_token(overlays):
+    account = only(overlays[("cloud", "platform")], "ServiceAccount", "bookstore-ml-trainer")
+    assert account["automountServiceAccountToken"] is False
+    assert "eks.amazonaws.com/role-arn" in account["metadata"]["annotations"]
+
+
+def test_volcano_job_uses_the_pytorch_plugin_with_a_restricted_wait_for_master(overlays):
+    job = only(overlays[("volcano", "workloads")], "Job", "recommender-train-volcano")
+    assert job["apiVersion"] == "batch.volcano.sh/v1alpha1"
+    plugin = job["spec"]["plugins"]["pytorch"]
+    assert {"--master=master", "--worker=worker", "--port=23456", "--wait-master-enabled=true"} <= set(plugin)
+    tasks = {task["name"]: task for task in job["spec"]["tasks"]}
+    init = tasks["worker"]["template"]["spec"]["initContainers"]
+    # Volcano injects its own (unrestricted) init container unless one of this name is present.
+    assert [c["name"] for c in init] == ["wait-for-master"]
+    assert job["spec"]["minAvailable"] == sum(t["replicas"] for t in tasks.values())
+    assert any(d["kind"] == "CustomResourceDefinition" and d["metadata"]["name"] == "jobs.batch.volcano.sh" for d in overlays[("volcano", "operators")])
