@@ -1,5 +1,5 @@
--- ClusterQueue (kueue.x-k8s.io): the Active condition says whether it can admit workloads;
--- when False its reason names the cause (a missing flavor, a stopped queue, ...).
+-- ClusterQueue and LocalQueue (kueue.x-k8s.io): the Active condition says whether the queue
+-- can admit workloads; when False its reason names the cause (a missing flavor, a stopped queue).
 local hs = {status = "Progressing", message = "Waiting for Kueue"}
 if obj.status == nil or obj.status.conditions == nil then
   return hs
