@@ -1,0 +1,79 @@
+"""`trainops psa`: Pod Security evaluation of objects in YAML files, as admission would decide."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from trainops.errors import CannotRun
+from trainops.objects import parse_stream
+from trainops.psa.evaluate import evaluate_object
+from trainops.psa.registry import LEVELS, NEWEST_KUBERNETES_MINOR, PolicyError, parse_level, parse_version
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "psa",
+        help="evaluate pods and pod templates in YAML files against a Pod Security level",
+        description="Evaluate every Pod and pod-bearing object (workload controllers, Kubeflow, Ray, "
+        "JobSet and Volcano jobs) in FILEs exactly as the Pod Security admission library does at "
+        "LEVEL and VERSION. Exit 0 when all are allowed, 1 when any is not, 2 on bad input.",
+    )
+    parser.add_argument("--level", required=True, metavar="LEVEL", help=f"one of {', '.join(LEVELS)}")
+    parser.add_argument(
+        "--version", default="latest", metavar="VERSION",
+        help=f"policy version v1.0 … v1.{NEWEST_KUBERNETES_MINOR}, or latest (default: latest)",
+    )
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    parser.set_defaults(run=run)
+
+
+def _objects(files: list[Path]):
+    for file in files:
+        try:
+            text = file.read_text()
+        except (OSError, UnicodeDecodeError) as error:
+            raise CannotRun(f"{file}: cannot read: {error}") from None
+        parsed = parse_stream(text, str(file))
+        problem = (parsed.syntax_errors or parsed.malformed or [None])[0]
+        if problem is not None:
+            raise CannotRun(f"{problem.file}:{problem.line}: {problem.message}")
+        yield from parsed.objects
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        level, minor = parse_level(args.level), parse_version(args.version)
+    except PolicyError as error:
+        raise CannotRun(str(error)) from None
+    results = []
+    for obj in _objects(args.files):
+        violations = evaluate_object(level, minor, obj)
+        if violations is None:
+            continue
+        results.append({
+            "path": obj.file,
+            "line": obj.line,
+            "kind": obj.kind,
+            "name": obj.name,
+            "allowed": not violations,
+            "violations": [v.as_dict() for v in violations],
+        })
+    policy = f"{level}:{args.version}"
+    if args.format == "json":
+        json.dump(results, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for result in results:
+            where = f"{result['path']}:{result['line']}: {result['kind']}/{result['name']}"
+            if result["allowed"]:
+                print(f"{where}: allowed by {policy}")
+            for violation in result["violations"]:
+                print(f"{where}: violates {policy}: {violation['check']} at {violation['path']}: "
+                      f"{violation['reason']} ({violation['detail']})")
+        allowed = sum(r["allowed"] for r in results)
+        print(f"{len(results)} object(s) with pods, {allowed} allowed, {len(results) - allowed} not allowed by {policy}")
+    return 0 if all(r["allowed"] for r in results) else 1

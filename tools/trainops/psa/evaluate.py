@@ -1,0 +1,37 @@
+"""Evaluate objects' pod templates against a Pod Security level and version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trainops.objects import K8sObject
+from trainops.psa.pods import PodTemplate, pod_templates
+from trainops.psa.registry import evaluate
+
+
+@dataclass(frozen=True)
+class TemplateViolation:
+    check: str
+    reason: str
+    detail: str
+    path: str  # JSON path in the object of the first offending field
+
+    def as_dict(self) -> dict:
+        return {"check": self.check, "reason": self.reason, "detail": self.detail, "path": self.path}
+
+
+def evaluate_template(level: str, minor: int | None, template: PodTemplate) -> list[TemplateViolation]:
+    found = []
+    for check_id, violation in evaluate(level, minor, template.metadata, template.spec):
+        first = violation.paths[0] if violation.paths else "spec"
+        path = template.child(first) if not first.startswith("metadata") else template.child(first)
+        found.append(TemplateViolation(check_id, violation.reason, violation.detail, path))
+    return found
+
+
+def evaluate_object(level: str, minor: int | None, obj: K8sObject) -> list[TemplateViolation] | None:
+    """Violations of all of an object's pod templates; None if the object runs no pods."""
+    templates = pod_templates(obj.doc)
+    if not templates:
+        return None
+    return [v for template in templates for v in evaluate_template(level, minor, template)]
