@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -136,6 +137,54 @@ def _first_content_line(chunk: str, first_line: int) -> int:
         if stripped and not stripped.startswith("#") and not _DOCUMENT_START.match(raw):
             return first_line + offset
     return first_line
+
+
+ORIGIN_ANNOTATION = "config.kubernetes.io/origin"
+
+
+def take_origin(doc: dict) -> dict | None:
+    """Remove kustomize's origin annotation from an object and return it, parsed."""
+    metadata = doc.get("metadata") or {}
+    annotations = metadata.get("annotations") or {}
+    raw = annotations.pop(ORIGIN_ANNOTATION, None)
+    if "annotations" in metadata and not annotations:
+        del metadata["annotations"]
+    if raw is None:
+        return None
+    try:
+        origin = yaml.load(raw, Loader=yaml.CSafeLoader)
+    except yaml.YAMLError:
+        return None
+    return origin if isinstance(origin, dict) else None
+
+
+@lru_cache(maxsize=512)
+def _document_lines(path: str, mtime: float) -> dict[tuple[str, str], int]:
+    """(kind, name) -> line of each object in a local source file."""
+    try:
+        text = Path(path).read_text()
+    except (OSError, UnicodeDecodeError):
+        return {}
+    lines = {}
+    for first_line, chunk in split_documents(text):
+        try:
+            docs = list(yaml.load_all(chunk, Loader=yaml.CSafeLoader))
+        except yaml.YAMLError:
+            continue
+        for doc in docs:
+            if isinstance(doc, dict) and isinstance(doc.get("metadata"), dict):
+                key = (str(doc.get("kind")), str(doc["metadata"].get("name") or doc["metadata"].get("generateName")))
+                lines.setdefault(key, _first_content_line(chunk, first_line))
+    return lines
+
+
+def source_line(path: str, kind: str, name: str) -> int | None:
+    """The line where an object starts in its source file (None if it cannot be found there)."""
+    try:
+        mtime = Path(path).stat().st_mtime
+    except OSError:
+        return None
+    return _document_lines(path, mtime).get((kind, name))
 
 
 def yaml_files(folder: Path) -> list[Path]:

@@ -79,6 +79,7 @@ def offline_tree(root: Path, mirror_dir: Path | None) -> Iterator[tuple[Path, Ca
                 dirs_exist_ok=True,
                 ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__"),
             )
+        local_urls: dict[str, str] = {}
         for folder, raw in entries:
             try:
                 content = mirror.mirror_file(mirror_dir, raw.repo, raw.ref, raw.path)
@@ -91,4 +92,11 @@ def offline_tree(root: Path, mirror_dir: Path | None) -> Iterator[tuple[Path, Ca
             kustomization_file = kustomization.kustomization_file(copied)
             text = kustomization_file.read_text()
             kustomization_file.write_text(text.replace(raw.url, f"{_LOCAL_FOLDER}/{raw.local_name}"))
-        yield copy_top / root.resolve().relative_to(top), lambda text: text.replace(str(copy_top), str(top))
+            local_urls[str(copied / _LOCAL_FOLDER / raw.local_name)] = raw.url
+
+        def restore(text: str) -> str:
+            for local, url in local_urls.items():
+                text = text.replace(local, url)
+            return text.replace(str(copy_top), str(top))
+
+        yield copy_top / root.resolve().relative_to(top), restore

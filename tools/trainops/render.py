@@ -7,8 +7,11 @@ the file and line that caused it.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
+import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,24 +52,58 @@ class Renderer:
 
     def build(self, directory: Path, env: dict[str, str] | None = None) -> str:
         """Rendered YAML of the kustomization in `directory`; raises RenderFailure."""
+        return self._run(directory, env, origins=False)[0]
+
+    def render(self, directory: Path, env: dict[str, str] | None = None) -> tuple[str, Callable[[dict], tuple[str, str | None]]]:
+        """Rendered YAML with each object's origin annotation, and a function that turns an origin
+        into (source file, or remote repo//path?ref=, and the object's local file if any)."""
+        return self._run(directory, env, origins=True)
+
+    def _run(self, directory: Path, env: dict[str, str] | None, origins: bool):
         if kustomization.kustomization_file(directory) is None:
             raise RenderFailure(directory, None, "no kustomization.yaml in this folder")
         try:
             with raw_files.offline_tree(directory, self.mirror) as (target, restore_paths):
-                done = subprocess.run(
-                    self.kustomize.build_command(target),
-                    env=env if env is not None else self.environment(),
-                    capture_output=True,
-                    text=True,
-                    check=False,
-                )
+                with tempfile.TemporaryDirectory(prefix="trainops-origin-") as scratch:
+                    if origins:
+                        # kustomize records origins only when the built kustomization asks for
+                        # them; a wrapper asks without touching the user's files.
+                        wrapper = Path(scratch)
+                        relative = os.path.relpath(target, wrapper)
+                        (wrapper / "kustomization.yaml").write_text(
+                            f"resources:\n  - {relative}\nbuildMetadata: [originAnnotations]\n"
+                        )
+                        target = wrapper
+                    done = subprocess.run(
+                        self.kustomize.build_command(target),
+                        env=env if env is not None else self.environment(),
+                        capture_output=True,
+                        text=True,
+                        check=False,
+                    )
+                    resolve = _origin_resolver(Path(scratch), restore_paths)
         except mirror.MirrorMiss as miss:
             where = kustomization.locate_entry(miss.folder, miss.raw.url)
             file, line = where if where else (miss.folder, None)
             raise RenderFailure(file, line, f"remote file {miss.raw.url}: {miss}") from None
         if done.returncode != 0:
             raise explain_failure(restore_paths(done.stderr), directory, self.mirror)
-        return done.stdout
+        return done.stdout, resolve
+
+
+def _origin_resolver(wrapper: Path, restore_paths: Callable[[str], str]) -> Callable[[dict], tuple[str, str | None]]:
+    def resolve(origin: dict) -> tuple[str, str | None]:
+        """(where to show, local file path or None) for a `config.kubernetes.io/origin` mapping."""
+        path = origin.get("path") or origin.get("configuredIn") or ""
+        if origin.get("repo"):
+            ref = f"?ref={origin['ref']}" if origin.get("ref") else ""
+            return f"{origin['repo']}//{path}{ref}", None
+        local = restore_paths(os.path.normpath(wrapper / path))
+        if "://" in local:  # a remote file read from the mirror
+            return local, None
+        return local, local
+
+    return resolve
 
 
 _KLOG_PREFIX = re.compile(r'^[EWIF]\d{4} [\d:.]+\s+\d+ \S+\] "command failed" err=[<"]?')

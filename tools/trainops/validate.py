@@ -13,7 +13,7 @@ from trainops.errors import CannotRun
 from trainops.findings import Finding
 from trainops.objects import Parsed, Problem
 from trainops.render import Renderer, RenderFailure
-from trainops.rendered import Rendered
+from trainops.rendered import Cluster, Rendered
 from trainops.rules import RULES
 
 
@@ -48,7 +48,7 @@ def roots_from_arguments(paths: list[Path]) -> list[Root]:
 
 def _read_files(root: Root) -> Rendered:
     files = objects.yaml_files(root.path) if root.path.is_dir() else [root.path]
-    rendered = Rendered(root.name)
+    rendered = Rendered(root.name, path=root.path)
     for file in files:
         try:
             text = file.read_text()
@@ -69,14 +69,30 @@ def load_root(root: Root, renderer: Renderer | None, env: dict[str, str] | None)
     if not root.is_kustomization:
         return _read_files(root)
     assert renderer is not None
-    rendered = Rendered(root.name)
+    rendered = Rendered(root.name, path=root.path)
     try:
-        text = renderer.build(root.path, env)
+        text, resolve_origin = renderer.render(root.path, env)
     except RenderFailure as failure:
         rendered.failure = Problem(display(failure.file), failure.line, failure.message)
         return rendered
-    _absorb(rendered, objects.parse_stream(text, root.name, lines=False))
+    parsed = objects.parse_stream(text, root.name, lines=False)
+    for obj in parsed.objects:
+        _locate(obj, resolve_origin)
+    _absorb(rendered, parsed)
     return rendered
+
+
+def _locate(obj, resolve_origin) -> None:
+    """Point a rendered object at the file (and line) it came from, per kustomize's origin."""
+    origin = objects.take_origin(obj.doc)
+    if origin is None:
+        return
+    shown, local = resolve_origin(origin)
+    if local is None:
+        obj.file = shown
+        return
+    obj.file = display(Path(local))
+    obj.line = objects.source_line(local, obj.kind, obj.name) if "path" in origin else None
 
 
 @dataclass
@@ -86,8 +102,17 @@ class Outcome:
     seconds: float
 
 
-def run_rules(rendered: Rendered) -> list[Finding]:
-    return [finding for rule in RULES.values() for finding in rule.check(rendered)]
+def run_rules(rendered: Rendered, cluster: Cluster) -> list[Finding]:
+    return [finding for rule in RULES.values() for finding in rule.check(rendered, cluster)]
+
+
+def clusters(rendered: list[Rendered]) -> dict[int, Cluster]:
+    """Roots that are layers of one environment (siblings: overlays/<env>/<layer>) share a cluster."""
+    by_folder: dict[Path | None, Cluster] = {}
+    for result in rendered:
+        folder = result.path.resolve().parent if result.path is not None else None
+        by_folder.setdefault(folder, Cluster([])).roots.append(result)
+    return {id(result): cluster for cluster in by_folder.values() for result in cluster.roots}
 
 
 def validate(roots: list[Root], renderer: Renderer | None, jobs: int | None = None) -> Outcome:
@@ -97,5 +122,6 @@ def validate(roots: list[Root], renderer: Renderer | None, jobs: int | None = No
     # kustomize runs as a subprocess, so threads render in parallel without contention.
     with ThreadPoolExecutor(max_workers=workers) as pool:
         rendered = list(pool.map(lambda root: load_root(root, renderer, env), roots))
-    findings = [finding for result in rendered for finding in run_rules(result)]
+    cluster_of = clusters(rendered)
+    findings = [finding for result in rendered for finding in run_rules(result, cluster_of[id(result)])]
     return Outcome(findings, rendered, time.perf_counter() - started)

@@ -14,18 +14,21 @@ class TemplateViolation:
     check: str
     reason: str
     detail: str
-    path: str  # JSON path in the object of the first offending field
+    paths: tuple[str, ...]  # JSON paths in the object of the offending fields
+
+    @property
+    def path(self) -> str:
+        return self.paths[0]
 
     def as_dict(self) -> dict:
-        return {"check": self.check, "reason": self.reason, "detail": self.detail, "path": self.path}
+        return {"check": self.check, "reason": self.reason, "detail": self.detail, "path": self.path, "paths": list(self.paths)}
 
 
 def evaluate_template(level: str, minor: int | None, template: PodTemplate) -> list[TemplateViolation]:
     found = []
     for check_id, violation in evaluate(level, minor, template.metadata, template.spec):
-        first = violation.paths[0] if violation.paths else "spec"
-        path = template.child(first) if not first.startswith("metadata") else template.child(first)
-        found.append(TemplateViolation(check_id, violation.reason, violation.detail, path))
+        paths = tuple(template.child(p) for p in (violation.paths or ("spec",)))
+        found.append(TemplateViolation(check_id, violation.reason, violation.detail, paths))
     return found
 
 

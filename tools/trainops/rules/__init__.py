@@ -5,11 +5,18 @@ from __future__ import annotations
 from types import ModuleType
 
 from trainops.errors import CannotRun
-from trainops.rules import duplicate_object, empty_render, malformed_object, render_failed, yaml_syntax
+from trainops.rules import (
+    duplicate_object,
+    empty_render,
+    malformed_object,
+    pod_security,
+    render_failed,
+    yaml_syntax,
+)
 
 RULES: dict[str, ModuleType] = {
     module.ID: module
-    for module in (render_failed, yaml_syntax, malformed_object, empty_render, duplicate_object)
+    for module in (render_failed, yaml_syntax, malformed_object, empty_render, duplicate_object, pod_security)
 }
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from trainops.findings import Finding, Severity
 from trainops.objects import K8sObject
-from trainops.rendered import Rendered
+from trainops.rendered import Cluster, Rendered
 
 ID = "duplicate-object"
 SEVERITY = Severity.ERROR
@@ -27,7 +27,7 @@ def _where(obj: K8sObject) -> str:
     return f"{obj.file}:{obj.line}" if obj.line else obj.file
 
 
-def check(rendered: Rendered) -> Iterator[Finding]:
+def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     first_seen: dict[tuple, K8sObject] = {}
     for obj in rendered.objects:
         if not obj.has_fixed_name:

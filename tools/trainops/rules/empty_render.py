@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trainops.findings import Finding, Severity
-from trainops.rendered import Rendered
+from trainops.rendered import Cluster, Rendered
 
 ID = "empty-render"
 SEVERITY = Severity.ERROR
 SUMMARY = "a root renders to no objects"
 
 
-def check(rendered: Rendered) -> Iterator[Finding]:
+def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     if rendered.loaded and not rendered.objects:
         yield Finding(
             ID,

@@ -16,14 +16,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trainops.findings import Finding, Severity
-from trainops.rendered import Rendered
+from trainops.rendered import Cluster, Rendered
 
 ID = "render-failed"
 SEVERITY = Severity.ERROR
 SUMMARY = "kustomize could not render the root"
 
 
-def check(rendered: Rendered) -> Iterator[Finding]:
+def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     failure = rendered.failure
     if failure is not None:
         yield Finding(

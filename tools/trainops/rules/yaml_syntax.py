@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trainops.findings import Finding, Severity, from_problems
-from trainops.rendered import Rendered
+from trainops.rendered import Cluster, Rendered
 
 ID = "yaml-syntax"
 SEVERITY = Severity.ERROR
 SUMMARY = "a YAML document does not parse"
 
 
-def check(rendered: Rendered) -> Iterator[Finding]:
+def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     return from_problems(ID, SEVERITY, rendered.root, rendered.syntax_errors)

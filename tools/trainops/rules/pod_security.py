@@ -1,0 +1,112 @@
+"""Pod templates must pass the Pod Security level their namespace enforces.
+
+What it catches: any pod template (Pods, workload controllers, CronJobs, Kubeflow training jobs,
+RayCluster/RayJob/RayService, JobSet, Volcano Job — however deeply nested) in a namespace labelled
+`pod-security.kubernetes.io/enforce`, evaluated exactly as the admission library does at the
+`enforce-version` label's version (latest when unset). Containers an operator injects count: a
+PyTorchJob with a Master gets the Training Operator's `init-pytorch` init container in its
+workers, evaluated from the template the operators layer of the same environment configures (the
+operator's unrestricted built-in one when none is). `audit` and `warn` labels give warnings.
+A namespace this environment does not define, or defines without labels, is privileged.
+
+Why it matters: the API server rejects every pod that violates the enforced level, but only when
+the controller creates it — the job is accepted, its pods never start, and the error sits in the
+controller's events.
+
+How to fix: set what the finding names on the pod or container securityContext (restricted needs
+runAsNonRoot, allowPrivilegeEscalation: false, capabilities.drop: [ALL], seccompProfile
+RuntimeDefault); for the injected init container, fix the template in
+operators/training-operator/pytorch-init-container.yaml.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from trainops.findings import Finding, Severity
+from trainops.objects import K8sObject
+from trainops.psa.evaluate import evaluate_template
+from trainops.psa.injected import pytorch_init, receives_pytorch_init
+from trainops.psa.pods import PodTemplate, pod_templates
+from trainops.psa.registry import LEVELS, PRIVILEGED, PolicyError, parse_version
+from trainops.rendered import Cluster, Rendered
+
+ID = "pod-security"
+SEVERITY = Severity.ERROR
+SUMMARY = "pod templates pass the Pod Security level their namespace enforces"
+
+LABEL = "pod-security.kubernetes.io/"
+HINTS = {
+    "allowPrivilegeEscalation": "set securityContext.allowPrivilegeEscalation: false on every container",
+    "capabilities_restricted": "set securityContext.capabilities.drop: [ALL] on every container (add back only NET_BIND_SERVICE)",
+    "runAsNonRoot": "set securityContext.runAsNonRoot: true on the pod (and a non-zero runAsUser if the image runs as root)",
+    "runAsUser": "run as a non-zero uid",
+    "seccompProfile_restricted": "set securityContext.seccompProfile.type: RuntimeDefault on the pod",
+    "restrictedVolumes": "use configMap, secret, emptyDir, projected, downwardAPI, PVC, CSI or ephemeral volumes",
+}
+
+
+def _policy(labels: dict[str, str], mode: str) -> tuple[str, int | None, str] | None:
+    """(level, minor, shown as) for a mode's labels; None for privileged or unset."""
+    level = labels.get(LABEL + mode)
+    if level is None or level == PRIVILEGED:
+        return None
+    if level not in LEVELS:
+        raise PolicyError(f"label {LABEL + mode}={level!r} is not one of {', '.join(LEVELS)}")
+    version = labels.get(f"{LABEL}{mode}-version", "latest")
+    return level, parse_version(version, newest=None), f"{level}:{version}"
+
+
+def _with_injected(obj: K8sObject, template: PodTemplate, cluster: Cluster):
+    if not receives_pytorch_init(obj.doc, template.path):
+        return template, None
+    injected = pytorch_init(cluster)
+    spec = dict(template.spec)
+    spec["initContainers"] = list(spec.get("initContainers") or []) + injected.containers
+    return PodTemplate(template.path, template.metadata, spec), injected
+
+
+def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
+    for obj in rendered.objects:
+        templates = pod_templates(obj.doc)
+        if not templates or not obj.namespace:
+            continue
+        labels = cluster.namespace_labels(obj.namespace)
+        if not labels:
+            continue
+        try:
+            enforce = _policy(labels, "enforce")
+            advisory = [p for p in (_policy(labels, "audit"), _policy(labels, "warn")) if p]
+        except PolicyError as error:
+            yield Finding(ID, SEVERITY, f"namespace {obj.namespace}: {error}", rendered.root, obj.file, obj.line, obj.ref)
+            continue
+        for template in templates:
+            yield from _check_template(rendered, cluster, obj, template, enforce, advisory)
+
+
+def _check_template(rendered, cluster, obj, template, enforce, advisory) -> Iterator[Finding]:
+    template, injected = _with_injected(obj, template, cluster)
+    if injected is not None and injected.error:
+        yield Finding(ID, SEVERITY, f"cannot read the init container the Training Operator injects: {injected.error}",
+                      rendered.root, obj.file, obj.line, obj.ref, template.path)
+    injected_paths = {
+        template.child(f"spec.initContainers[{i}]")
+        for i in range(len(template.spec["initContainers"]) - len(injected.containers), len(template.spec["initContainers"]))
+    } if injected else set()
+    reported = set()
+    for severity, policy in [(Severity.ERROR, enforce)] + [(Severity.WARNING, p) for p in advisory]:
+        if policy is None:
+            continue
+        level, minor, shown = policy
+        for violation in evaluate_template(level, minor, template):
+            mode = "enforced" if severity is Severity.ERROR else "audited/warned"
+            message = f"{violation.check}: {violation.reason} ({violation.detail}); {shown} is {mode} on namespace {obj.namespace}"
+            for path in violation.paths:
+                if (violation.check, path) in reported:
+                    continue
+                reported.add((violation.check, path))
+                shown_message = message
+                if any(path.startswith(p) for p in injected_paths):
+                    shown_message = f"the init-pytorch container the Training Operator injects, from {injected.source}, fails: {message}"
+                yield Finding(ID, severity, shown_message, rendered.root, obj.file, obj.line, obj.ref, path,
+                              HINTS.get(violation.check))
