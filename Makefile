@@ -22,6 +22,7 @@ test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -n 2
 
 bench: $(TEST_STAMP)
+	$(BIN)/python bench/bench_validate.py
 	$(BIN)/python bench/bench_train.py
 
 # The tool alone for `validate`; the test extras (training stack, CPU torch) for tests and benchmarks.

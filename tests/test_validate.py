@@ -101,8 +101,8 @@ def test_without_config_the_top_kustomizations_are_discovered(tmp_path):
 def test_bad_config_is_one_line_and_exit_2(tmp_path):
     cases = {
         "roots: [a\n": "trainops.yaml:2: YAML syntax error",
-        "root: []\n": "unknown key(s) root",
-        "roots: manifests\n": "`roots` must be a list",
+        "root: []\n": "trainops.yaml: Additional properties are not allowed ('root' was unexpected)",
+        "roots: manifests\n": "trainops.yaml at roots: \"manifests\" is not of type \"array\"",
         "roots: [nothing/*]\n": "root pattern 'nothing/*' matches nothing",
     }
     for text, expected in cases.items():

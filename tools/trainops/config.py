@@ -1,34 +1,67 @@
-"""The repository's `trainops.yaml`: which roots `trainops validate` renders by default."""
+"""The repository's `trainops.yaml`, checked against schemas/trainops-config.schema.json."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
+import jsonschema_rs
 import yaml
 
 from trainops.errors import CannotRun
 
 CONFIG_NAME = "trainops.yaml"
-_KNOWN_KEYS = {"roots"}
+DEFAULT_KUBERNETES_VERSIONS = ["v1.32"]
+
+
+@cache
+def config_schema() -> dict:
+    return json.loads((Path(__file__).parent / "config.schema.json").read_text())
+
+
+@dataclass(frozen=True)
+class SkippedKind:
+    kind: str
+    reason: str
+    api_version: str | None = None
+
+    def matches(self, api_version: str, kind: str) -> bool:
+        return self.kind == kind and self.api_version in (None, api_version)
 
 
 @dataclass(frozen=True)
 class Config:
-    """`roots`: glob patterns, relative to the config file, of kustomizations or manifest folders."""
-
     folder: Path
     roots: list[str] = field(default_factory=list)
+    kubernetes_versions: list[str] = field(default_factory=lambda: list(DEFAULT_KUBERNETES_VERSIONS))
+    crd_roots: list[str] = field(default_factory=list)
+    skip_kinds: list[SkippedKind] = field(default_factory=list)
     file: Path | None = None
 
-    def root_paths(self) -> list[Path]:
+    def _expand(self, patterns: list[str], what: str) -> list[Path]:
         paths: list[Path] = []
-        for pattern in self.roots:
+        for pattern in patterns:
             matched = sorted(p for p in self.folder.glob(pattern) if p.is_dir() or p.is_file())
             if not matched:
-                raise CannotRun(f"{self.file}: root pattern {pattern!r} matches nothing")
+                raise CannotRun(f"{self.file}: {what} pattern {pattern!r} matches nothing")
             paths.extend(matched)
         return paths
+
+    def root_paths(self) -> list[Path]:
+        return self._expand(self.roots, "root")
+
+    def crd_root_paths(self) -> list[Path]:
+        return self._expand(self.crd_roots, "crdRoots")
+
+    def skipped(self, api_version: str, kind: str) -> SkippedKind | None:
+        return next((s for s in self.skip_kinds if s.matches(api_version, kind)), None)
+
+
+def _location(error) -> str:
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.instance_path).lstrip(".")
+    return f" at {path}" if path else ""
 
 
 def load_config(path: Path | None) -> Config | None:
@@ -40,16 +73,20 @@ def load_config(path: Path | None) -> Config | None:
     elif not path.is_file():
         raise CannotRun(f"{path}: config file does not exist")
     try:
-        data = yaml.load(path.read_text(), Loader=yaml.CSafeLoader) or {}
+        data = yaml.load(path.read_text(), Loader=yaml.CSafeLoader)
     except yaml.MarkedYAMLError as error:
         line = error.problem_mark.line + 1 if error.problem_mark else "?"
         raise CannotRun(f"{path}:{line}: YAML syntax error: {error.problem}") from None
-    if not isinstance(data, dict):
-        raise CannotRun(f"{path}: the config must be a mapping with a `roots` list")
-    unknown = sorted(set(data) - _KNOWN_KEYS)
-    if unknown:
-        raise CannotRun(f"{path}: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(_KNOWN_KEYS))}")
-    roots = data.get("roots", [])
-    if not isinstance(roots, list) or not all(isinstance(r, str) for r in roots):
-        raise CannotRun(f"{path}: `roots` must be a list of glob patterns (strings)")
-    return Config(folder=path.parent.resolve(), roots=roots, file=path)
+    data = {} if data is None else data
+    errors = list(jsonschema_rs.validator_for(config_schema()).iter_errors(data))
+    if errors:
+        first = errors[0]
+        raise CannotRun(f"{path}{_location(first)}: {first.message} (schema: schemas/trainops-config.schema.json)")
+    return Config(
+        folder=path.parent.resolve(),
+        roots=data.get("roots", []),
+        kubernetes_versions=data.get("kubernetesVersions", list(DEFAULT_KUBERNETES_VERSIONS)),
+        crd_roots=data.get("crdRoots", []),
+        skip_kinds=[SkippedKind(s["kind"], s["reason"], s.get("apiVersion")) for s in data.get("skipKinds", [])],
+        file=path,
+    )

@@ -8,6 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import yaml
+import yaml_rs
 
 # A document marker at column 0 always starts a new document, even inside a block scalar,
 # so splitting on it is exact and lets one bad document leave the others readable.
@@ -82,10 +83,41 @@ class Parsed:
 def split_documents(text: str) -> list[tuple[int, str]]:
     """(first line, text) of each YAML document in a stream."""
     starts = [0] + [m.start() for m in _DOCUMENT_START.finditer(text) if m.start() > 0]
-    chunks = []
+    chunks, line, previous = [], 1, 0
     for begin, end in zip(starts, starts[1:] + [len(text)]):
-        chunks.append((text.count("\n", 0, begin) + 1, text[begin:end]))
+        line += text.count("\n", previous, begin)
+        previous = begin
+        chunks.append((line, text[begin:end]))
     return chunks
+
+
+# Plain scalars that YAML 1.1 (which Kubernetes' parser and libyaml follow) reads differently from
+# YAML 1.2 (yaml-rs): yes/no/on/off booleans, 0-prefixed octals (defaultMode: 0644), 1:20
+# sexagesimals, 1e3 without a dot, underscores in numbers, and merge keys. A document holding any,
+# as a whole key or value, goes through libyaml. Possessive quantifiers keep the scan linear.
+_TOKEN = (
+    r"(?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF"
+    r"|[-+]?0[0-7_]++|0o[0-7]++|[-+]?0b[01_]++|[-+]?[0-9][0-9_]*+(?::[0-5]?[0-9])++(?:\.[0-9_]*+)?"
+    r"|[-+]?[0-9][0-9_]*+(?:\.[0-9_]*+)?[eE][-+]?[0-9]++|[-+]?[0-9]++_[0-9_]*+)"
+)
+_SCALAR_END = r"(?=[ \t]*(?:\n|#|[,}\]]))"
+_CAN_DIVERGE = r"(?=[yYnNoO0-9+-])"  # what such a token can start with: most scalars are ruled out at once
+_YAML11_ONLY = re.compile(
+    r"\n[ \t]*+(?:-[ \t]++)*+" + _CAN_DIVERGE + _TOKEN + r"[ \t]*+:(?=[ \t\n])"  # a key
+    + r"|[:-][ \t]++" + _CAN_DIVERGE + _TOKEN + _SCALAR_END  # a block value or sequence item
+    + r"|[\[{,][ \t]*+" + _CAN_DIVERGE + _TOKEN + _SCALAR_END  # a flow value or item
+    + r"|<<[ \t]*+:"  # a merge key
+)
+
+
+def _load_document(chunk: str) -> list:
+    """The document(s) in one chunk, read as libyaml would, as fast as yaml-rs can."""
+    if not _YAML11_ONLY.search(f"\n{chunk}\n"):
+        try:
+            return [yaml_rs.loads(chunk)]
+        except Exception:  # noqa: BLE001 - any refusal: libyaml decides, and says where
+            pass
+    return list(yaml.load_all(chunk, Loader=yaml.CSafeLoader))
 
 
 def _malformed_reason(doc: object) -> str | None:
@@ -101,12 +133,29 @@ def _malformed_reason(doc: object) -> str | None:
     return None
 
 
+def _fast_whole(text: str, chunks: list[tuple[int, str]]) -> list[list] | None:
+    """Each chunk's documents from one yaml-rs call over the whole stream, when that is safe."""
+    if _YAML11_ONLY.search(f"\n{text}\n"):
+        return None
+    try:
+        loaded = yaml_rs.loads(text)
+    except Exception:  # noqa: BLE001 - let the per-document path find and place the error
+        return None
+    if len(chunks) == 1:
+        return [[loaded]]
+    if isinstance(loaded, list) and len(loaded) == len(chunks):
+        return [[doc] for doc in loaded]
+    return None  # documents and chunks do not line up (a leading comment, say): go one by one
+
+
 def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
     """Parse a multi-document YAML stream; `lines=False` skips line bookkeeping (rendered output)."""
     parsed = Parsed([], [], [])
-    for first_line, chunk in split_documents(text):
+    chunks = split_documents(text)
+    whole = _fast_whole(text, chunks)
+    for index, (first_line, chunk) in enumerate(chunks):
         try:
-            docs = list(yaml.load_all(chunk, Loader=yaml.CSafeLoader))
+            docs = whole[index] if whole is not None else _load_document(chunk)
         except yaml.MarkedYAMLError as error:
             mark = error.problem_mark or error.context_mark
             # An error found at the end of the stream is marked one line past the last one.
@@ -130,13 +179,13 @@ def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
     return parsed
 
 
+_LEADING_NON_CONTENT = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n|---[ \t]*(?:#[^\n]*)?\n)*")
+
+
 def _first_content_line(chunk: str, first_line: int) -> int:
-    """The line of a document's first key, past its `---` marker and leading comments."""
-    for offset, raw in enumerate(chunk.splitlines()):
-        stripped = raw.strip()
-        if stripped and not stripped.startswith("#") and not _DOCUMENT_START.match(raw):
-            return first_line + offset
-    return first_line
+    """The line of a document's first key, past its `---` marker, blank lines and comments."""
+    skipped = _LEADING_NON_CONTENT.match(chunk)
+    return first_line + chunk.count("\n", 0, skipped.end()) if skipped else first_line
 
 
 ORIGIN_ANNOTATION = "config.kubernetes.io/origin"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from trainops.objects import K8sObject, Problem
@@ -29,14 +30,28 @@ class Cluster:
     need to know beyond one root, such as namespaces' labels or an operator's configuration."""
 
     roots: list[Rendered]
+    catalog: object | None = None  # schema.catalog.Catalog, shared by every cluster of a run
+    config: object | None = None  # config.Config
+
+    def memo(self, key: str, compute):
+        """compute(self), once per cluster: for facts several objects ask about."""
+        cache = self.__dict__.setdefault("_memo", {})
+        if key not in cache:
+            cache[key] = compute(self)
+        return cache[key]
 
     def objects(self):
         for rendered in self.roots:
             yield from rendered.objects
 
+    @cached_property
+    def _namespaces(self) -> dict[str, dict[str, str]]:
+        found: dict[str, dict[str, str]] = {}
+        for obj in self.objects():
+            if obj.kind == "Namespace" and obj.api_version == "v1":
+                found.setdefault(obj.name, dict(obj.doc["metadata"].get("labels") or {}))
+        return found
+
     def namespace_labels(self, name: str) -> dict[str, str] | None:
         """Labels of the Namespace `name` as this cluster defines it (None if it defines none)."""
-        for obj in self.objects():
-            if obj.kind == "Namespace" and obj.api_version == "v1" and obj.name == name:
-                return dict(obj.doc["metadata"].get("labels") or {})
-        return None
+        return self._namespaces.get(name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from trainops import kustomization, objects
@@ -15,6 +15,8 @@ from trainops.objects import Parsed, Problem
 from trainops.render import Renderer, RenderFailure
 from trainops.rendered import Cluster, Rendered
 from trainops.rules import RULES
+from trainops.config import DEFAULT_KUBERNETES_VERSIONS, Config
+from trainops.schema.catalog import Catalog
 
 
 def display(path: Path) -> str:
@@ -100,10 +102,17 @@ class Outcome:
     findings: list[Finding]
     rendered: list[Rendered]
     seconds: float
+    render_seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
 
 
-def run_rules(rendered: Rendered, cluster: Cluster) -> list[Finding]:
-    return [finding for rule in RULES.values() for finding in rule.check(rendered, cluster)]
+def run_rules(rendered: Rendered, cluster: Cluster, selected: set[str] | None = None) -> list[Finding]:
+    return [
+        finding
+        for rule_id, rule in RULES.items()
+        if selected is None or rule_id in selected
+        for finding in rule.check(rendered, cluster)
+    ]
 
 
 def clusters(rendered: list[Rendered]) -> dict[int, Cluster]:
@@ -115,13 +124,40 @@ def clusters(rendered: list[Rendered]) -> dict[int, Cluster]:
     return {id(result): cluster for cluster in by_folder.values() for result in cluster.roots}
 
 
-def validate(roots: list[Root], renderer: Renderer | None, jobs: int | None = None) -> Outcome:
+def crds_of(rendered: list[Rendered]) -> list[dict]:
+    return [
+        obj.doc
+        for result in rendered
+        for obj in result.objects
+        if obj.kind == "CustomResourceDefinition" and obj.api_version == "apiextensions.k8s.io/v1"
+    ]
+
+
+def validate(
+    roots: list[Root],
+    renderer: Renderer | None,
+    jobs: int | None = None,
+    config: Config | None = None,
+    selected: set[str] | None = None,
+) -> Outcome:
     started = time.perf_counter()
-    env = renderer.environment() if renderer and any(r.is_kustomization for r in roots) else None
-    workers = max(1, min(len(roots), jobs or os.cpu_count() or 1))
+    crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
+    extra = [r for r in crd_roots if r.path.resolve() not in {root.path.resolve() for root in roots}]
+    everything = roots + extra
+    env = renderer.environment() if renderer and any(r.is_kustomization for r in everything) else None
+    workers = max(1, min(len(everything), jobs or os.cpu_count() or 1))
     # kustomize runs as a subprocess, so threads render in parallel without contention.
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        rendered = list(pool.map(lambda root: load_root(root, renderer, env), roots))
+        loaded = list(pool.map(lambda root: load_root(root, renderer, env), everything))
+    # A CRD root that fails to render leaves its kinds without schemas: that failure is reported too.
+    rendered = loaded[: len(roots)] + [r for r in loaded[len(roots):] if not r.loaded]
+    schema_sources = loaded
+    rendered_at = time.perf_counter()
+    versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
+    catalog = Catalog(versions, crds_of(schema_sources))
     cluster_of = clusters(rendered)
-    findings = [finding for result in rendered for finding in run_rules(result, cluster_of[id(result)])]
-    return Outcome(findings, rendered, time.perf_counter() - started)
+    for cluster in {id(c): c for c in cluster_of.values()}.values():
+        cluster.catalog, cluster.config = catalog, config
+    findings = [finding for result in rendered for finding in run_rules(result, cluster_of[id(result)], selected)]
+    finished = time.perf_counter()
+    return Outcome(findings, rendered, finished - started, rendered_at - started, catalog.notes)

@@ -8,7 +8,9 @@ from pathlib import Path
 
 from trainops import kustomization
 from trainops.commands.options import add_mirror_option, renderer_from
-from trainops.config import load_config
+from trainops.config import Config, load_config
+from trainops.findings import Severity
+from trainops.rules import get_rule
 from trainops.errors import CannotRun
 from trainops.report import REPORTERS
 from trainops.validate import Root, roots_from_arguments, validate
@@ -27,23 +29,43 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--format", choices=sorted(REPORTERS), default="text", help="output format (default: text)")
     parser.add_argument("--config", type=Path, metavar="FILE", help="config file (default: ./trainops.yaml if present)")
     parser.add_argument("--jobs", "-j", type=int, metavar="N", help="renders at once (default: one per core)")
+    parser.add_argument(
+        "--select", metavar="RULE[,RULE…]",
+        help="run only these rules (default: all; `trainops rules` lists them)",
+    )
+    parser.add_argument("--verbose", "-v", action="store_true", help="also print notes (CEL rules not checked, cache repairs)")
     add_mirror_option(parser)
     parser.set_defaults(run=run)
 
 
-def _default_roots(config_file: Path | None) -> list[Root]:
-    config = load_config(config_file)
+def _default_roots(config: Config | None) -> list[Root]:
     paths = config.root_paths() if config else kustomization.discover_roots(Path.cwd())
     if not paths:
         raise CannotRun("nothing to validate: no PATH given, no roots in trainops.yaml, no kustomization found")
     return [Root(path) for path in paths]
 
 
+def _selected(text: str | None) -> set[str] | None:
+    if text is None:
+        return None
+    chosen = {part.strip() for part in text.split(",") if part.strip()}
+    for rule_id in chosen:
+        get_rule(rule_id)  # an unknown id is a usage error
+    return chosen
+
+
 def run(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise CannotRun(f"--jobs must be at least 1, not {args.jobs}")
-    roots = roots_from_arguments(args.paths) if args.paths else _default_roots(args.config)
-    renderer = renderer_from(args) if any(root.is_kustomization for root in roots) else None
-    outcome = validate(roots, renderer, args.jobs)
+    selected = _selected(args.select)
+    config = load_config(args.config)
+    roots = roots_from_arguments(args.paths) if args.paths else _default_roots(config)
+    crd_roots = config.crd_root_paths() if config else []
+    needs_kustomize = any(root.is_kustomization for root in roots) or bool(crd_roots)
+    renderer = renderer_from(args) if needs_kustomize else None
+    outcome = validate(roots, renderer, args.jobs, config, selected)
+    if args.verbose:
+        for note in outcome.notes:
+            print(f"note: {note}", file=sys.stderr)
     REPORTERS[args.format](outcome, sys.stdout)
-    return 1 if outcome.findings else 0
+    return 1 if any(f.severity is Severity.ERROR for f in outcome.findings) else 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from trainops.report import json_report, text_report
+from trainops.report import github_report, json_report, junit_report, sarif_report, text_report
 from trainops.validate import Outcome
 
 Reporter = Callable[[Outcome, TextIO], None]
@@ -13,4 +13,7 @@ Reporter = Callable[[Outcome, TextIO], None]
 REPORTERS: dict[str, Reporter] = {
     "text": text_report.write,
     "json": json_report.write,
+    "junit": junit_report.write,
+    "sarif": sarif_report.write,
+    "github": github_report.write,
 }

@@ -39,6 +39,6 @@ def write(outcome: Outcome, out: TextIO) -> None:
     warnings = len(outcome.findings) - errors
     verdict = "[green]clean[/green]" if not outcome.findings else f"{errors} error(s), {warnings} warning(s)"
     console.print(
-        f"{len(outcome.rendered)} root(s), {objects} object(s) rendered and checked "
-        f"in {outcome.seconds:.1f}s: {verdict}"
+        f"{len(outcome.rendered)} root(s), {objects} object(s) checked in {outcome.seconds:.1f}s "
+        f"(rendering {outcome.render_seconds:.1f}s, checking {outcome.seconds - outcome.render_seconds:.1f}s): {verdict}"
     )

@@ -11,12 +11,23 @@ from trainops.rules import (
     malformed_object,
     pod_security,
     render_failed,
+    schema,
+    schema_missing,
     yaml_syntax,
 )
 
 RULES: dict[str, ModuleType] = {
     module.ID: module
-    for module in (render_failed, yaml_syntax, malformed_object, empty_render, duplicate_object, pod_security)
+    for module in (
+        render_failed,
+        yaml_syntax,
+        malformed_object,
+        empty_render,
+        duplicate_object,
+        schema_missing,
+        schema,
+        pod_security,
+    )
 }
 
 

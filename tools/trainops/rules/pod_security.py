@@ -60,7 +60,7 @@ def _policy(labels: dict[str, str], mode: str) -> tuple[str, int | None, str] | 
 def _with_injected(obj: K8sObject, template: PodTemplate, cluster: Cluster):
     if not receives_pytorch_init(obj.doc, template.path):
         return template, None
-    injected = pytorch_init(cluster)
+    injected = cluster.memo("pytorch-init", pytorch_init)
     spec = dict(template.spec)
     spec["initContainers"] = list(spec.get("initContainers") or []) + injected.containers
     return PodTemplate(template.path, template.metadata, spec), injected

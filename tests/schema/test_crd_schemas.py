@@ -1,0 +1,123 @@
+"""Custom resources against the CRDs the operators layer renders: every kind the repository uses."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from helpers import REPO, load_docs
+from trainops.schema.catalog import Catalog
+from trainops.schema.crd import convert
+from trainops.validate import crds_of
+
+CRD_ROOTS = ["operators/training-operator", "operators/kuberay", "operators/kueue", "operators/jobset",
+             "operators/volcano", "gitops/crds/argo-cd", "gitops/crds/flux"]
+
+
+@pytest.fixture(scope="module")
+def catalog(renderer) -> Catalog:
+    from trainops.rendered import Rendered
+    from trainops.objects import parse_stream
+
+    crds = []
+    for root in CRD_ROOTS:
+        crds += [d for d in load_docs(renderer.build(REPO / root)) if d["kind"] == "CustomResourceDefinition"]
+    return Catalog(["v1.32"], crds)
+
+
+@pytest.fixture(scope="module")
+def repository_objects(overlays):
+    return {(d["apiVersion"], d["kind"]): d for docs in overlays.values() for d in docs}
+
+
+def errors(catalog, doc) -> list[tuple[str, str]]:
+    lookup = catalog.lookup(doc["apiVersion"], doc["kind"])
+    assert lookup is not None, (doc["apiVersion"], doc["kind"])
+    from trainops.rules.schema import json_path
+
+    return [(json_path(e.instance_path), e.message) for t in lookup.targets for e in t.validator.iter_errors(doc)]
+
+
+CUSTOM_KINDS = [
+    ("kubeflow.org/v1", "PyTorchJob"), ("ray.io/v1", "RayJob"), ("kueue.x-k8s.io/v1beta2", "ClusterQueue"),
+    ("kueue.x-k8s.io/v1beta2", "LocalQueue"), ("kueue.x-k8s.io/v1beta2", "ResourceFlavor"),
+    ("batch.volcano.sh/v1alpha1", "Job"), ("scheduling.volcano.sh/v1beta1", "Queue"),
+]
+
+
+@pytest.mark.parametrize(("api_version", "kind"), CUSTOM_KINDS)
+def test_every_custom_resource_the_repository_ships_is_valid(catalog, repository_objects, api_version, kind):
+    assert errors(catalog, repository_objects[(api_version, kind)]) == []
+
+
+def _pytorchjob(repository_objects):
+    return copy.deepcopy(repository_objects[("kubeflow.org/v1", "PyTorchJob")])
+
+
+def test_unknown_field_is_rejected(catalog, repository_objects):
+    job = _pytorchjob(repository_objects)
+    job["spec"]["runPolicy"]["backoffLimits"] = 3
+    assert errors(catalog, job) == [("spec.runPolicy", "Additional properties are not allowed ('backoffLimits' was unexpected)")]
+
+
+def test_wrong_type_is_rejected(catalog, repository_objects):
+    job = _pytorchjob(repository_objects)
+    job["spec"]["pytorchReplicaSpecs"]["Worker"]["replicas"] = "two"
+    assert errors(catalog, job) == [("spec.pytorchReplicaSpecs.Worker.replicas", '"two" is not of type "integer"')]
+
+
+def test_missing_required_field_is_rejected(catalog, repository_objects):
+    queue = copy.deepcopy(repository_objects[("kueue.x-k8s.io/v1beta2", "ClusterQueue")])
+    del queue["spec"]["resourceGroups"][0]["flavors"][0]["resources"][0]["nominalQuota"]
+    [(path, message)] = errors(catalog, queue)
+    assert path == "spec.resourceGroups[0].flavors[0].resources[0]" and "nominalQuota" in message and "required" in message
+
+
+def test_enum_violation_is_rejected(catalog, repository_objects):
+    queue = copy.deepcopy(repository_objects[("kueue.x-k8s.io/v1beta2", "ClusterQueue")])
+    queue["spec"]["queueingStrategy"] = "Random"
+    [(path, message)] = errors(catalog, queue)
+    assert path == "spec.queueingStrategy" and "Random" in message
+
+
+def test_int_or_string_accepts_both_and_nothing_else(catalog, repository_objects):
+    job = _pytorchjob(repository_objects)
+    resources = job["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]["containers"][0]["resources"]
+    resources["limits"]["cpu"] = 2
+    resources["requests"]["cpu"] = "500m"
+    assert errors(catalog, job) == []
+    resources["limits"]["cpu"] = [2]
+    assert [p for p, _ in errors(catalog, job)] == ["spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].resources.limits.cpu"]
+
+
+def test_preserve_unknown_fields_subtree_is_accepted(catalog):
+    # A Flux Kustomization's patches target a free-form object; an Argo CD Application's
+    # source.helm.valuesObject is x-kubernetes-preserve-unknown-fields.
+    app = {"apiVersion": "argoproj.io/v1alpha1", "kind": "Application", "metadata": {"name": "a", "namespace": "argocd"},
+           "spec": {"project": "default", "destination": {"server": "https://kubernetes.default.svc"},
+                    "source": {"repoURL": "https://example.com/r.git", "path": ".", "helm": {"valuesObject": {"any": {"thing": [1, "x"]}}}}}}
+    assert errors(catalog, app) == []
+
+
+def test_conversion_rules():
+    crd = {"metadata": {"name": "widgets.example.com"}, "spec": {"group": "example.com", "names": {"kind": "Widget"}, "versions": [
+        {"name": "v1", "served": True, "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": {
+            "type": "object",
+            "x-kubernetes-validations": [{"rule": "self.size > 0"}],
+            "properties": {
+                "size": {"x-kubernetes-int-or-string": True},
+                "note": {"type": "string", "nullable": True, "default": "x", "format": "byte"},
+                "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+                "embedded": {"type": "object", "x-kubernetes-embedded-resource": True, "properties": {"spec": {"type": "object"}}},
+            }}}}}},
+        {"name": "v0", "served": False, "schema": {"openAPIV3Schema": {"type": "object"}}},
+    ]}}
+    converted = convert(crd)
+    assert list(converted.versions) == ["v1"] and converted.cel_rules
+    spec = converted.versions["v1"]["properties"]["spec"]
+    assert spec["additionalProperties"] is False
+    assert spec["properties"]["size"] == {"anyOf": [{"type": "integer"}, {"type": "string"}]}
+    assert spec["properties"]["note"] == {"type": ["string", "null"]}
+    assert "additionalProperties" not in spec["properties"]["free"]
+    assert set(spec["properties"]["embedded"]["properties"]) == {"apiVersion", "kind", "metadata", "spec"}

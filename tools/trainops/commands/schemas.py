@@ -1,0 +1,46 @@
+"""`trainops schemas --out DIR`: export every schema `validate` uses, for editors and other validators."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from trainops.commands.options import add_mirror_option, renderer_from
+from trainops.config import DEFAULT_KUBERNETES_VERSIONS, load_config
+from trainops.errors import CannotRun
+from trainops.schema.catalog import Catalog
+from trainops.schema.export import export
+from trainops.validate import Root, crds_of, load_root
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "schemas",
+        help="export the schema catalog (core kinds and CRDs) in kubeconform's layout",
+        description="Render the CRD roots of trainops.yaml and write every schema validate uses to "
+        "DIR/<kubernetes version>/, named {kind}-{group}-{version}.json as kubeconform expects.",
+    )
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write (created)")
+    parser.add_argument("--config", type=Path, metavar="FILE", help="config file (default: ./trainops.yaml if present)")
+    add_mirror_option(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    config = load_config(args.config)
+    crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
+    renderer = renderer_from(args) if crd_roots else None
+    env = renderer.environment() if renderer else None
+    loaded = [load_root(root, renderer, env) for root in crd_roots]
+    for result in loaded:
+        if result.failure is not None:
+            raise CannotRun(f"{result.failure.file}:{result.failure.line or ''}: {result.failure.message}".replace("::", ":"))
+    versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
+    catalog = Catalog(versions, crds_of(loaded))
+    try:
+        written = export(catalog, args.out)
+    except OSError as error:
+        raise CannotRun(f"{args.out}: cannot write: {error.strerror}") from None
+    for version, count in written.items():
+        print(f"{args.out / version}: {count} schemas ({len(catalog.crd_schemas)} from CRDs)")
+    return 0

@@ -1,0 +1,28 @@
+"""GitHub Actions workflow commands: each finding becomes an annotation on its file and line."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from trainops.findings import Severity
+from trainops.validate import Outcome
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def write(outcome: Outcome, out: TextIO) -> None:
+    for finding in outcome.findings:
+        command = "error" if finding.severity is Severity.ERROR else "warning"
+        properties = [f"file={_escape_property(finding.file or finding.root)}"]
+        if finding.line:
+            properties.append(f"line={finding.line}")
+        properties.append(f"title={_escape_property(f'trainops {finding.rule}')}")
+        subject = f"{finding.object}" + (f" at {finding.path}" if finding.path else "")
+        message = f"{subject}: {finding.message}" if subject else finding.message
+        out.write(f"::{command} {','.join(properties)}::{_escape_data(message)}\n")

@@ -1,0 +1,57 @@
+"""Objects must be valid against the schema of their apiVersion and kind.
+
+What it catches: unknown fields (schemas are strict), wrong types, missing required fields, enum
+violations — against the Kubernetes schemas of every version `trainops.yaml` declares
+(`kubernetesVersions`) for core kinds, and against the CRDs the operators layer renders at the
+pinned refs for custom resources. An apiVersion that one declared Kubernetes version has and
+another has removed (batch/v1beta1 CronJob, say) is reported for the version that lacks it.
+
+Why it matters: the API server rejects the object (or, for an unknown field in a custom resource,
+silently drops it, which is worse); a pin bump that changes a CRD shows up here before a sync.
+
+How to fix: the finding names the JSON path and the schema's complaint; `trainops schemas --out
+DIR` exports the schemas for your editor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from trainops.findings import Finding, Severity
+from trainops.rendered import Cluster, Rendered
+
+ID = "schema"
+SEVERITY = Severity.ERROR
+SUMMARY = "objects are valid against the schemas of the pinned versions"
+
+
+def json_path(parts) -> str:
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return text.lstrip(".")
+
+
+def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
+    catalog = cluster.catalog
+    if catalog is None:
+        return
+    for obj in rendered.objects:
+        lookup = catalog.lookup(obj.api_version, obj.kind)
+        if lookup is None:
+            continue  # schema-missing says so
+        if lookup.absent_in:
+            yield Finding(
+                ID, SEVERITY,
+                f"{obj.api_version} {obj.kind} does not exist in Kubernetes {', '.join(lookup.absent_in)}",
+                rendered.root, obj.file, obj.line, obj.ref, "apiVersion",
+                "use an apiVersion every declared Kubernetes version serves",
+            )
+        errors: dict[tuple[str, str], list[str]] = {}
+        for target in lookup.targets:
+            if target.validator.is_valid(obj.doc):
+                continue
+            for error in target.validator.iter_errors(obj.doc):
+                errors.setdefault((json_path(error.instance_path), error.message), []).append(target.label)
+        for (path, message), labels in errors.items():
+            yield Finding(ID, SEVERITY, f"{message} ({', '.join(labels)})", rendered.root, obj.file, obj.line, obj.ref, path or None)

@@ -1,0 +1,94 @@
+"""Every schema a run needs, and compiled validators for them (compiled once, on first use)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+import jsonschema_rs
+
+from trainops.schema import cache, core
+
+_REF = re.compile(r'"\$ref":\s*"#/\$defs/([^"]+)"')
+
+
+@dataclass(frozen=True)
+class Target:
+    """One schema an object must satisfy: its label says which (a Kubernetes version or a CRD)."""
+
+    label: str
+    validator: object
+
+
+@dataclass
+class Lookup:
+    targets: list[Target]
+    # Kubernetes versions the apiVersion/kind does not exist in (while others have it).
+    absent_in: list[str] = field(default_factory=list)
+
+
+def _pruned(schema: dict) -> dict:
+    """The schema with only the $defs it reaches: compiling all 600 definitions per kind is slow."""
+    definitions = schema.pop("$defs", {})
+    keep, pending = set(), _REF.findall(json.dumps(schema))
+    while pending:
+        name = pending.pop()
+        if name in keep or name not in definitions:
+            continue
+        keep.add(name)
+        pending.extend(_REF.findall(json.dumps(definitions[name])))
+    if keep:
+        schema["$defs"] = {name: definitions[name] for name in sorted(keep)}
+    return schema
+
+
+class Catalog:
+    def __init__(self, kubernetes_versions: list[str], crds: list[dict]):
+        self.kubernetes_versions = kubernetes_versions
+        self.notes: list[str] = []
+        self.crd_schemas: dict[tuple[str, str, str], dict] = {}
+        self.crd_names: dict[tuple[str, str], str] = {}
+        cel_noted = set()
+        for crd in crds:
+            result = cache.converted(crd, self.notes)
+            for version, schema in result.versions.items():
+                self.crd_schemas[(result.group, version, result.kind)] = schema
+            self.crd_names[(result.group, result.kind)] = result.name
+            if result.cel_rules and result.name not in cel_noted:
+                cel_noted.add(result.name)
+                self.notes.append(f"CRD {result.name} has CEL rules (x-kubernetes-validations) that are not checked here")
+        self._compiled: dict[str, object] = {}
+        self._lookups: dict[tuple[str, str], Lookup | None] = {}
+
+    def _compile(self, schema: dict) -> object:
+        key = json.dumps(schema, sort_keys=True)
+        if key not in self._compiled:
+            self._compiled[key] = jsonschema_rs.validator_for(schema, validate_formats=False)
+        return self._compiled[key]
+
+    def lookup(self, api_version: str, kind: str) -> Lookup | None:
+        """What an object of this apiVersion and kind is validated against; None if nothing knows it."""
+        key = (api_version, kind)
+        if key not in self._lookups:
+            self._lookups[key] = self._find(api_version, kind)
+        return self._lookups[key]
+
+    def _find(self, api_version: str, kind: str) -> Lookup | None:
+        group, _, version = api_version.rpartition("/")
+        crd_schema = self.crd_schemas.get((group, version, kind))
+        if crd_schema is not None:
+            return Lookup([Target(f"CRD {self.crd_names[(group, kind)]}", self._compile(crd_schema))])
+        targets, absent = [], []
+        for k8s_version in self.kubernetes_versions:
+            schema = core.schema_for(k8s_version, api_version, kind)
+            if schema is None:
+                absent.append(k8s_version)
+            else:
+                targets.append(Target(f"Kubernetes {k8s_version}", self._compile(_pruned(dict(schema)))))
+        return Lookup(targets, absent) if targets else None
+
+    def all_schemas(self):
+        """(kind, group, version, schema) for export: CRDs, and core kinds at each Kubernetes version."""
+        for (group, version, kind), schema in sorted(self.crd_schemas.items()):
+            yield None, kind, group, version, schema

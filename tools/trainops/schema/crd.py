@@ -1,0 +1,80 @@
+"""CustomResourceDefinitions to JSON Schema, the way the API server reads their OpenAPI v3 schemas.
+
+Strict: an object with declared properties rejects unknown ones, unless it (or an ancestor under
+the same object) says `x-kubernetes-preserve-unknown-fields`. `x-kubernetes-int-or-string` accepts
+either; `x-kubernetes-embedded-resource` objects may carry apiVersion, kind and metadata; `nullable`
+admits null. Defaults are not applied and formats are not asserted (the API server asserts few).
+CEL rules (`x-kubernetes-validations`) cannot be checked here; a CRD that has them says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+_DROPPED = {"default", "format", "description", "example", "externalDocs"}
+_SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
+
+
+@dataclass
+class Converted:
+    group: str
+    kind: str
+    versions: dict[str, dict] = field(default_factory=dict)  # served version -> JSON Schema
+    cel_rules: bool = False
+    name: str = ""
+
+
+def _convert(node: dict, seen_cel: list[bool]) -> dict:
+    if not isinstance(node, dict):
+        return node
+    if "x-kubernetes-validations" in node:
+        seen_cel[0] = True
+    out: dict = {}
+    for key, value in node.items():
+        if key in _DROPPED or key.startswith("x-kubernetes-"):
+            continue
+        if key == "properties":
+            out[key] = {name: _convert(child, seen_cel) for name, child in value.items()}
+        elif key in ("items", "not") or (key == "additionalProperties" and isinstance(value, dict)):
+            out[key] = _convert(value, seen_cel)
+        elif key in _SUBSCHEMA_LISTS:
+            out[key] = [_convert(child, seen_cel) for child in value]
+        else:
+            out[key] = value
+    if node.get("x-kubernetes-int-or-string"):
+        out.pop("type", None)
+        out["anyOf"] = out.get("anyOf", []) + [{"type": "integer"}, {"type": "string"}]
+    if node.get("x-kubernetes-embedded-resource"):
+        properties = out.setdefault("properties", {})
+        for name in ("apiVersion", "kind"):
+            properties.setdefault(name, {"type": "string"})
+        properties.setdefault("metadata", {"type": "object"})
+    if "properties" in out and "additionalProperties" not in out and not node.get("x-kubernetes-preserve-unknown-fields"):
+        out["additionalProperties"] = False
+    if node.get("nullable") and "type" in out:
+        out["type"] = [out["type"], "null"] if isinstance(out["type"], str) else list(out["type"]) + ["null"]
+    out.pop("nullable", None)
+    return out
+
+
+def convert(crd: dict) -> Converted:
+    """JSON Schemas for every served version of a CRD (apiextensions.k8s.io/v1)."""
+    spec = crd.get("spec") or {}
+    group, kind = spec.get("group", ""), (spec.get("names") or {}).get("kind", "")
+    converted = Converted(group, kind, name=(crd.get("metadata") or {}).get("name", ""))
+    for version in spec.get("versions") or []:
+        if not version.get("served", True):
+            continue
+        source = ((version.get("schema") or {}).get("openAPIV3Schema")) or {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+        seen_cel = [False]
+        schema = _convert(source, seen_cel)
+        converted.cel_rules |= seen_cel[0]
+        properties = schema.setdefault("properties", {})
+        properties["apiVersion"] = {"type": "string", "enum": [f"{group}/{version['name']}"]}
+        properties["kind"] = {"type": "string", "enum": [kind]}
+        # metadata is ObjectMeta, which CRD schemas do not spell out; the API server validates it.
+        properties["metadata"] = {"type": "object"}
+        schema.setdefault("required", [])
+        schema["required"] = sorted(set(schema["required"]) | {"apiVersion", "kind", "metadata"})
+        converted.versions[version["name"]] = schema
+    return converted
