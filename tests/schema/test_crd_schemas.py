@@ -9,7 +9,6 @@ import pytest
 from helpers import REPO, load_docs
 from trainops.schema.catalog import Catalog
 from trainops.schema.crd import convert
-from trainops.validate import crds_of
 
 CRD_ROOTS = ["operators/training-operator", "operators/kuberay", "operators/kueue", "operators/jobset",
              "operators/volcano", "gitops/crds/argo-cd", "gitops/crds/flux"]
@@ -17,9 +16,6 @@ CRD_ROOTS = ["operators/training-operator", "operators/kuberay", "operators/kueu
 
 @pytest.fixture(scope="module")
 def catalog(renderer) -> Catalog:
-    from trainops.rendered import Rendered
-    from trainops.objects import parse_stream
-
     crds = []
     for root in CRD_ROOTS:
         crds += [d for d in load_docs(renderer.build(REPO / root)) if d["kind"] == "CustomResourceDefinition"]
@@ -49,6 +45,31 @@ CUSTOM_KINDS = [
 @pytest.mark.parametrize(("api_version", "kind"), CUSTOM_KINDS)
 def test_every_custom_resource_the_repository_ships_is_valid(catalog, repository_objects, api_version, kind):
     assert errors(catalog, repository_objects[(api_version, kind)]) == []
+
+
+@pytest.mark.parametrize(("api_version", "kind"), CUSTOM_KINDS)
+def test_every_custom_resource_with_an_unknown_field_is_rejected(catalog, repository_objects, api_version, kind):
+    doc = copy.deepcopy(repository_objects[(api_version, kind)])
+    doc.setdefault("spec", {})["unknownSetting"] = True
+    assert errors(catalog, doc) == [("spec", "Additional properties are not allowed ('unknownSetting' was unexpected)")]
+
+
+def test_gitops_objects_are_valid_against_argo_cd_and_flux_crds(catalog, renderer):
+    for root in ("gitops/argocd/kind/apps", "gitops/flux/kind"):
+        for doc in load_docs(renderer.build(REPO / root)):
+            assert errors(catalog, doc) == [], (root, doc["kind"])
+    bad_app = load_docs(renderer.build(REPO / "gitops/argocd/kind/apps"))[0]
+    bad_app["spec"]["syncPolicy"]["retry"]["limit"] = "five"
+    assert [p for p, _ in errors(catalog, bad_app)] == ["spec.syncPolicy.retry.limit"]
+
+
+def test_a_crd_version_without_a_schema_is_accepted_and_noted():
+    crd = {"metadata": {"name": "loose.example.com"}, "spec": {"group": "example.com", "names": {"kind": "Loose"},
+           "versions": [{"name": "v1", "served": True}]}}
+    catalog = Catalog(["v1.32"], [crd])
+    assert catalog.notes == ["CRD loose.example.com serves v1 without a schema: objects of those versions are accepted unchecked"]
+    lookup = catalog.lookup("example.com/v1", "Loose")
+    assert lookup.targets[0].validator.is_valid({"apiVersion": "example.com/v1", "kind": "Loose", "metadata": {"name": "x"}, "spec": {"any": 1}})
 
 
 def _pytorchjob(repository_objects):

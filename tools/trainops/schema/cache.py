@@ -25,7 +25,7 @@ def converted(crd: dict, notes: list[str]) -> Converted:
     if path.is_file():
         try:
             data = json.loads(path.read_text())
-            return Converted(data["group"], data["kind"], data["versions"], data["cel_rules"], data["name"])
+            return Converted(data["group"], data["kind"], data["versions"], data["cel_rules"], data["name"], data["unschematized"])
         except (OSError, ValueError, KeyError, TypeError) as error:
             notes.append(f"cache entry {path} is unreadable ({error.__class__.__name__}); converted the CRD again")
     result = convert(crd)

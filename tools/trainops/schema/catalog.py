@@ -55,6 +55,11 @@ class Catalog:
             for version, schema in result.versions.items():
                 self.crd_schemas[(result.group, version, result.kind)] = schema
             self.crd_names[(result.group, result.kind)] = result.name
+            if result.unschematized:
+                self.notes.append(
+                    f"CRD {result.name} serves {', '.join(result.unschematized)} without a schema: "
+                    "objects of those versions are accepted unchecked"
+                )
             if result.cel_rules and result.name not in cel_noted:
                 cel_noted.add(result.name)
                 self.notes.append(f"CRD {result.name} has CEL rules (x-kubernetes-validations) that are not checked here")

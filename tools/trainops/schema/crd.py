@@ -22,6 +22,7 @@ class Converted:
     versions: dict[str, dict] = field(default_factory=dict)  # served version -> JSON Schema
     cel_rules: bool = False
     name: str = ""
+    unschematized: list[str] = field(default_factory=list)  # served versions without a schema
 
 
 def _convert(node: dict, seen_cel: list[bool]) -> dict:
@@ -65,7 +66,11 @@ def convert(crd: dict) -> Converted:
     for version in spec.get("versions") or []:
         if not version.get("served", True):
             continue
-        source = ((version.get("schema") or {}).get("openAPIV3Schema")) or {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+        source = (version.get("schema") or {}).get("openAPIV3Schema")
+        if not source:
+            # Without a schema the API server accepts anything; so, knowingly, do we.
+            converted.unschematized.append(version["name"])
+            source = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
         seen_cel = [False]
         schema = _convert(source, seen_cel)
         converted.cel_rules |= seen_cel[0]
