@@ -33,7 +33,7 @@ def test_a_worker_without_drop_all_fails_with_its_path_and_line(mirror, tmp_path
     text = text.replace("      template: *pod\n", worker)
     pytorchjob.write_text(text)
 
-    done = run_trainops("validate", "--format", "json", *LAYERS, cwd=repo)
+    done = run_trainops("validate", "--format", "json", "--select", "pod-security", *LAYERS, cwd=repo)
     assert done.returncode == 1, done.stderr
     [finding] = json.loads(done.stdout)
     assert finding["rule"] == "pod-security"
@@ -46,7 +46,7 @@ def test_an_unrestricted_init_container_template_fails_every_pytorchjob(mirror, 
     repo = copy_repository(tmp_path)
     template = repo / "operators" / "training-operator" / "pytorch-init-container.yaml"
     template.write_text(template.read_text().replace("    allowPrivilegeEscalation: false\n", ""))
-    done = run_trainops("validate", "--format", "json", *LAYERS, cwd=repo)
+    done = run_trainops("validate", "--format", "json", "--select", "pod-security", *LAYERS, cwd=repo)
     assert done.returncode == 1
     [finding] = json.loads(done.stdout)
     assert finding["path"] == "spec.pytorchReplicaSpecs.Worker.template.spec.initContainers[0].securityContext.allowPrivilegeEscalation"

@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from trainops import kustomization, objects
+from trainops import ignores, kustomization, objects
 from trainops.errors import CannotRun
-from trainops.findings import Finding
+from trainops.findings import Finding, Severity
 from trainops.objects import Parsed, Problem
 from trainops.render import Renderer, RenderFailure
 from trainops.rendered import Cluster, Rendered
@@ -115,6 +115,58 @@ def run_rules(rendered: Rendered, cluster: Cluster, selected: set[str] | None = 
     ]
 
 
+def _rules_to_run(selected: set[str] | None, config: Config | None) -> set[str]:
+    chosen = set(RULES) if selected is None else set(selected)
+    if config is not None:
+        chosen -= {rule for rule, settings in config.rules.items() if not settings.enabled}
+    return chosen
+
+
+def _settle(findings: list[Finding], rendered: list[Rendered], config: Config | None, ran: set[str]) -> list[Finding]:
+    """Apply configured severities and argued ignores; report ignores that matched nothing."""
+    by_object = {}
+    for result in rendered:
+        for obj in result.objects:
+            found, _ = ignores.object_ignores(obj.doc)
+            if found:
+                by_object[(result.root, obj.ref)] = (obj, found)
+    path_ignores = [(entry, [False]) for entry in (config.ignores if config else [])]
+    kept, seen = [], set()
+    for finding in findings:
+        # A file several roots include (an operator in every environment) is reported once.
+        key = (finding.rule, finding.file, finding.line, finding.path, finding.message, finding.object)
+        if finding.file is not None and key in seen:
+            continue
+        seen.add(key)
+        annotation = by_object.get((finding.root, finding.object), (None, []))[1]
+        matched = [i for i in annotation if i.rule == finding.rule]
+        matched_paths = [used for entry, used in path_ignores if entry.rule == finding.rule and ignores.path_matches(entry.path, finding.file)]
+        for ignore in matched:
+            ignore.used = True
+        for used in matched_paths:
+            used[0] = True
+        if matched or matched_paths:
+            continue
+        settings = config.rules.get(finding.rule) if config else None
+        if settings is not None and settings.severity is not None:
+            finding = replace(finding, severity=Severity(settings.severity))
+        kept.append(finding)
+    for (root, _), (obj, found) in by_object.items():
+        for ignore in found:
+            if not ignore.used and ignore.rule in ran:
+                kept.append(Finding(
+                    "ignore", Severity.WARNING, f"ignore of {ignore.rule!r} matched no finding: delete it",
+                    root, obj.file, obj.line, obj.ref, f"metadata.annotations.{ignores.ANNOTATION}",
+                ))
+    for entry, used in path_ignores:
+        if not used[0] and entry.rule in ran:
+            kept.append(Finding(
+                "ignore", Severity.WARNING, f"ignore of {entry.rule!r} for {entry.path!r} matched no finding: delete it",
+                str(config.file), str(config.file),
+            ))
+    return kept
+
+
 def clusters(rendered: list[Rendered]) -> dict[int, Cluster]:
     """Roots that are layers of one environment (siblings: overlays/<env>/<layer>) share a cluster."""
     by_folder: dict[Path | None, Cluster] = {}
@@ -125,12 +177,32 @@ def clusters(rendered: list[Rendered]) -> dict[int, Cluster]:
 
 
 def crds_of(rendered: list[Rendered]) -> list[dict]:
-    return [
-        obj.doc
-        for result in rendered
-        for obj in result.objects
-        if obj.kind == "CustomResourceDefinition" and obj.api_version == "apiextensions.k8s.io/v1"
-    ]
+    return [doc for doc, _ in _crds_with_roots(rendered)]
+
+
+def _crds_with_roots(rendered: list[Rendered]):
+    for result in rendered:
+        for obj in result.objects:
+            if obj.kind == "CustomResourceDefinition" and obj.api_version == "apiextensions.k8s.io/v1":
+                yield obj.doc, result.root
+
+
+def catalog_for(loaded: list[Rendered], versions: list[str], crd_roots: list[Root]) -> Catalog:
+    """The schema catalog; each CRD's installer is the first CRD root (in config order) that renders it."""
+    order = {root.name: index for index, root in enumerate(crd_roots)}
+    pairs = sorted(_crds_with_roots(loaded), key=lambda pair: order.get(pair[1], len(order)))
+    installers: dict[str, str] = {}
+    for doc, root in pairs:
+        installers.setdefault(doc["metadata"]["name"], root)
+    return Catalog(versions, [doc for doc, _ in pairs], installers)
+
+
+def load_roots(roots: list[Root], renderer: Renderer | None, jobs: int | None = None) -> list[Rendered]:
+    """Render or read every root, in parallel (kustomize runs as a subprocess: threads suffice)."""
+    env = renderer.environment() if renderer and any(r.is_kustomization for r in roots) else None
+    workers = max(1, min(len(roots), jobs or os.cpu_count() or 1))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(lambda root: load_root(root, renderer, env), roots))
 
 
 def validate(
@@ -143,21 +215,18 @@ def validate(
     started = time.perf_counter()
     crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
     extra = [r for r in crd_roots if r.path.resolve() not in {root.path.resolve() for root in roots}]
-    everything = roots + extra
-    env = renderer.environment() if renderer and any(r.is_kustomization for r in everything) else None
-    workers = max(1, min(len(everything), jobs or os.cpu_count() or 1))
-    # kustomize runs as a subprocess, so threads render in parallel without contention.
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        loaded = list(pool.map(lambda root: load_root(root, renderer, env), everything))
+    loaded = load_roots(roots + extra, renderer, jobs)
     # A CRD root that fails to render leaves its kinds without schemas: that failure is reported too.
     rendered = loaded[: len(roots)] + [r for r in loaded[len(roots):] if not r.loaded]
     schema_sources = loaded
     rendered_at = time.perf_counter()
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
-    catalog = Catalog(versions, crds_of(schema_sources))
+    catalog = catalog_for(schema_sources, versions, crd_roots)
     cluster_of = clusters(rendered)
     for cluster in {id(c): c for c in cluster_of.values()}.values():
         cluster.catalog, cluster.config = catalog, config
-    findings = [finding for result in rendered for finding in run_rules(result, cluster_of[id(result)], selected)]
+    ran = _rules_to_run(selected, config)
+    findings = [finding for result in rendered for finding in run_rules(result, cluster_of[id(result)], ran)]
+    findings = _settle(findings, rendered, config, ran)
     finished = time.perf_counter()
     return Outcome(findings, rendered, finished - started, rendered_at - started, catalog.notes)

@@ -8,9 +8,8 @@ from pathlib import Path
 from trainops.commands.options import add_mirror_option, renderer_from
 from trainops.config import DEFAULT_KUBERNETES_VERSIONS, load_config
 from trainops.errors import CannotRun
-from trainops.schema.catalog import Catalog
 from trainops.schema.export import export
-from trainops.validate import Root, crds_of, load_root
+from trainops.validate import Root, catalog_for, load_roots
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,13 +29,12 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
     renderer = renderer_from(args) if crd_roots else None
-    env = renderer.environment() if renderer else None
-    loaded = [load_root(root, renderer, env) for root in crd_roots]
+    loaded = load_roots(crd_roots, renderer)
     for result in loaded:
         if result.failure is not None:
             raise CannotRun(f"{result.failure.file}:{result.failure.line or ''}: {result.failure.message}".replace("::", ":"))
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
-    catalog = Catalog(versions, crds_of(loaded))
+    catalog = catalog_for(loaded, versions, crd_roots)
     try:
         written = export(catalog, args.out)
     except OSError as error:

@@ -6,9 +6,13 @@ from types import ModuleType
 
 from trainops.errors import CannotRun
 from trainops.rules import (
+    crd_header,
     duplicate_object,
     empty_render,
+    ignore_annotation,
     malformed_object,
+    no_secret_data,
+    pinned,
     pod_security,
     render_failed,
     schema,
@@ -22,11 +26,18 @@ RULES: dict[str, ModuleType] = {
         render_failed,
         yaml_syntax,
         malformed_object,
+    no_secret_data,
+    pinned,
         empty_render,
+    ignore_annotation,
         duplicate_object,
         schema_missing,
         schema,
         pod_security,
+        pinned,
+        crd_header,
+        no_secret_data,
+        ignore_annotation,
     )
 }
 

@@ -44,11 +44,13 @@ def _pruned(schema: dict) -> dict:
 
 
 class Catalog:
-    def __init__(self, kubernetes_versions: list[str], crds: list[dict]):
+    def __init__(self, kubernetes_versions: list[str], crds: list[dict], installers: dict[str, str] | None = None):
         self.kubernetes_versions = kubernetes_versions
         self.notes: list[str] = []
         self.crd_schemas: dict[tuple[str, str, str], dict] = {}
         self.crd_names: dict[tuple[str, str], str] = {}
+        # CRD name -> the folder (a crdRoots entry) whose render installs it
+        self.installers: dict[str, str] = dict(installers or {})
         cel_noted = set()
         for crd in crds:
             result = cache.converted(crd, self.notes)
@@ -65,6 +67,13 @@ class Catalog:
                 self.notes.append(f"CRD {result.name} has CEL rules (x-kubernetes-validations) that are not checked here")
         self._compiled: dict[str, object] = {}
         self._lookups: dict[tuple[str, str], Lookup | None] = {}
+
+    def installer_of(self, api_version: str, kind: str) -> str | None:
+        """The folder that installs the CRD behind a custom resource; None for core kinds."""
+        group, _, version = api_version.rpartition("/")
+        if (group, version, kind) not in self.crd_schemas:
+            return None
+        return self.installers.get(self.crd_names[(group, kind)], "?")
 
     def _compile(self, schema: dict) -> object:
         key = json.dumps(schema, sort_keys=True)

@@ -1,0 +1,119 @@
+"""Every pin the repository makes: remote bases and files by ref, images by tag or digest, Helm charts.
+
+Shared by the `pinned` rule (which judges them) and `trainops pins` (which lists them).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from trainops import kustomization
+from trainops.psa.pods import pod_templates
+from trainops.raw_files import parse_raw_url
+from trainops.rendered import Rendered
+
+_RELEASE_TAG = re.compile(r"v?\d+(\.\d+){1,2}([-+][0-9A-Za-z.-]+)?|[a-z0-9-]+/v\d+(\.\d+){1,2}")
+_COMMIT = re.compile(r"[0-9a-f]{40}")
+FLOATING_TAGS = {"latest", "nightly", "main", "master", "edge", "dev-latest"}
+_STAGING = re.compile(r"(^|[./-])staging([./-]|$)|k8s-staging-")
+_EXACT_VERSION = re.compile(r"v?\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?")
+_GIT_REMOTE = re.compile(r"^(?:https://|git@|ssh://|github\.com/)")
+
+
+@dataclass(frozen=True)
+class Pin:
+    kind: str  # "remote base", "remote file", "image", "helm chart"
+    what: str
+    version: str | None  # the ref, tag or digest; None when missing
+    file: str
+    line: int | None
+    path: str | None = None  # JSON path, for images in objects
+    object_ref: object | None = None
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "what": self.what, "version": self.version, "file": self.file, "line": self.line, "path": self.path}
+
+
+def split_image(image: str) -> tuple[str, str | None]:
+    """(name, tag or digest) of an image reference."""
+    if "@" in image:
+        name, digest = image.split("@", 1)
+        return name, digest
+    last = image.rsplit("/", 1)[-1]
+    if ":" in last:
+        name, tag = image.rsplit(":", 1)
+        return name, tag
+    return image, None
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def kustomization_pins(root: Path) -> list[Pin]:
+    """Remote bases, remote files and Helm charts in the kustomizations a root reaches."""
+    pins = []
+    for folder in kustomization.reachable(root):
+        file = kustomization.kustomization_file(folder)
+        if file is None:
+            continue
+        lines = file.read_text().splitlines()
+        data = kustomization.read_kustomization(folder)
+        for field in ("resources", "bases", "components"):
+            for entry in data.get(field) or []:
+                if not isinstance(entry, str) or not _GIT_REMOTE.match(entry):
+                    continue
+                line = next((n for n, text in enumerate(lines, 1) if entry in text), None)
+                raw = parse_raw_url(entry)
+                if raw:
+                    pins.append(Pin("remote file", f"{raw.repo}/{raw.path}", raw.ref, _display(file), line))
+                    continue
+                ref = re.search(r"[?&](?:ref|version)=([^&]+)", entry)
+                what = entry.split("?", 1)[0]
+                pins.append(Pin("remote base", what, ref.group(1) if ref else None, _display(file), line))
+        for chart in data.get("helmCharts") or []:
+            name = str(chart.get("name"))
+            line = next((n for n, text in enumerate(lines, 1) if name in text), None)
+            pins.append(Pin("helm chart", f"{chart.get('repo', '')}/{name}".lstrip("/"), chart.get("version"), _display(file), line))
+    return pins
+
+
+def image_pins(rendered: Rendered) -> list[Pin]:
+    pins = []
+    for obj in rendered.objects:
+        for template in pod_templates(obj.doc):
+            for key in ("initContainers", "containers", "ephemeralContainers"):
+                for index, container in enumerate(template.spec.get(key) or []):
+                    image = container.get("image")
+                    if image:
+                        name, version = split_image(image)
+                        pins.append(Pin("image", name, version, obj.file, obj.line,
+                                        template.child(f"spec.{key}[{index}].image"), obj.ref))
+    return pins
+
+
+def problem(pin: Pin) -> str | None:
+    """Why a pin does not pin (None when it does)."""
+    if pin.kind in ("remote base", "remote file"):
+        if pin.version is None:
+            return f"{pin.kind} {pin.what} has no ref: it follows the default branch"
+        if not (_RELEASE_TAG.fullmatch(pin.version) or _COMMIT.fullmatch(pin.version)):
+            return f"{pin.kind} {pin.what} is pinned to {pin.version!r}, which is not a release tag or a full commit"
+        return None
+    if pin.kind == "helm chart":
+        if not pin.version or not _EXACT_VERSION.fullmatch(str(pin.version)):
+            return f"Helm chart {pin.what} version {pin.version!r} is not an exact version"
+        return None
+    name, version = pin.what, pin.version
+    if _STAGING.search(name):
+        return f"image {name} comes from a staging registry; use the release registry"
+    if version is None:
+        return f"image {name} has no tag: it runs whatever `latest` is"
+    if not version.startswith("sha256:") and version in FLOATING_TAGS:
+        return f"image {name}:{version} uses a floating tag"
+    return None
