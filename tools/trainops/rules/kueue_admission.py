@@ -1,0 +1,254 @@
+"""Jobs in Kueue-managed namespaces must be admissible by Kueue.
+
+What it catches, for every job-like object Kueue manages (batch/v1 Job, the kubeflow.org/v1
+training jobs, MPIJob v2beta1, RayJob, RayCluster, JobSet) in a namespace that has a LocalQueue or
+is selected by a ClusterQueue of the same environment:
+
+- no `kueue.x-k8s.io/queue-name` label (with manageJobsWithoutQueueName: false the job bypasses
+  quota entirely); a LocalQueue that does not exist in the namespace; its ClusterQueue missing, or
+  not selecting the namespace;
+- a requested resource no resource group of the ClusterQueue covers (the job never admits: a GPU
+  job on a queue without `nvidia.com/gpu` quota), or a gang (every replica: head and workers, all
+  roles) that no flavor can hold with its nominal quota plus what its cohort can lend — the job
+  waits forever; the finding gives the numbers;
+- the suspend field Kueue flips (`spec.runPolicy.suspend` for kubeflow.org jobs, `spec.suspend`
+  otherwise) set to false;
+- a kind whose integration the Kueue configuration of the operators layer does not enable;
+- a RayJob breaking Kueue's webhook rules: `shutdownAfterJobFinishes` must be true and in-tree
+  autoscaling off.
+
+Why it matters: each of these is accepted by the API server and then never runs, or runs outside
+the quota the platform team set.
+
+How to fix: label the job with the LocalQueue of its namespace; raise the ClusterQueue's quota (or
+add the flavor/resource) or shrink the gang; leave suspend unset; enable the integration in
+operators/kueue/controller-config.yaml.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+
+import yaml
+
+from trainops import quantity
+from trainops.findings import Finding, Severity
+from trainops.objects import K8sObject
+from trainops.rendered import Cluster, Rendered
+
+ID = "kueue-admission"
+SEVERITY = Severity.ERROR
+SUMMARY = "jobs in Kueue-managed namespaces are admissible: queue, quota, suspend, integration"
+
+QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
+_KUBEFLOW = {"PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs", "PaddleJob": "paddleReplicaSpecs",
+             "XGBoostJob": "xgbReplicaSpecs", "JAXJob": "jaxReplicaSpecs", "MPIJob": "mpiReplicaSpecs"}
+
+
+def framework(obj: K8sObject) -> str | None:
+    """Kueue's integration name for a job kind it can manage (None otherwise)."""
+    if obj.group == "batch" and obj.kind == "Job":
+        return "batch/job"
+    if obj.group == "kubeflow.org" and obj.kind in _KUBEFLOW:
+        return f"kubeflow.org/{obj.kind.lower()}"
+    if obj.group == "ray.io" and obj.kind in ("RayJob", "RayCluster"):
+        return f"ray.io/{obj.kind.lower()}"
+    if obj.group == "jobset.x-k8s.io" and obj.kind == "JobSet":
+        return "jobset.x-k8s.io/jobset"
+    return None
+
+
+def suspend_path(obj: K8sObject) -> tuple[str, ...]:
+    return ("spec", "runPolicy", "suspend") if obj.group == "kubeflow.org" else ("spec", "suspend")
+
+
+def _pod_requests(spec: dict) -> dict[str, float]:
+    """What a pod asks the scheduler for: containers summed, or the largest init container if more."""
+    def of(container: dict) -> dict[str, float]:
+        resources = container.get("resources") or {}
+        merged = {**(resources.get("limits") or {}), **(resources.get("requests") or {})}  # requests default to limits
+        return {name: quantity.parse(value) for name, value in merged.items()}
+
+    total: dict[str, float] = defaultdict(float)
+    for container in spec.get("containers") or []:
+        for name, value in of(container).items():
+            total[name] += value
+    for container in spec.get("initContainers") or []:
+        for name, value in of(container).items():
+            total[name] = max(total[name], value)
+    return dict(total)
+
+
+def pod_sets(obj: K8sObject) -> list[tuple[int, dict]]:
+    """(pod count, pod spec) of every pod set Kueue admits together for this job."""
+    spec = obj.doc.get("spec") or {}
+    template_spec = lambda template: (template or {}).get("spec") or {}
+    if obj.kind == "Job":
+        return [(int(spec.get("parallelism", 1)), template_spec(spec.get("template")))]
+    if obj.group == "kubeflow.org":
+        return [(int(r.get("replicas", 1)), template_spec(r.get("template"))) for r in (spec.get(_KUBEFLOW[obj.kind]) or {}).values()]
+    if obj.group == "jobset.x-k8s.io":
+        return [
+            (int(job.get("replicas", 1)) * int(((job.get("template") or {}).get("spec") or {}).get("parallelism", 1)),
+             template_spec(((job.get("template") or {}).get("spec") or {}).get("template")))
+            for job in spec.get("replicatedJobs") or []
+        ]
+    cluster = spec.get("rayClusterSpec", {}) if obj.kind == "RayJob" else spec
+    sets = [(1, template_spec((cluster.get("headGroupSpec") or {}).get("template")))]
+    sets += [(int(g.get("replicas", g.get("minReplicas", 1))), template_spec(g.get("template"))) for g in cluster.get("workerGroupSpecs") or []]
+    if obj.kind == "RayJob" and spec.get("submitterPodTemplate"):
+        sets.append((1, template_spec(spec["submitterPodTemplate"])))
+    return sets
+
+
+def gang_requests(obj: K8sObject) -> dict[str, float]:
+    total: dict[str, float] = defaultdict(float)
+    for count, spec in pod_sets(obj):
+        for name, value in _pod_requests(spec).items():
+            total[name] += count * value
+    return dict(total)
+
+
+def _selects(selector: dict | None, labels: dict) -> bool:
+    if selector is None:
+        return False  # a nil namespaceSelector matches no namespace
+    for key, value in (selector.get("matchLabels") or {}).items():
+        if labels.get(key) != value:
+            return False
+    for expression in selector.get("matchExpressions") or []:
+        key, operator, values = expression.get("key"), expression.get("operator"), expression.get("values") or []
+        present = key in labels
+        if (operator == "In" and labels.get(key) not in values) or (operator == "NotIn" and present and labels[key] in values) \
+                or (operator == "Exists" and not present) or (operator == "DoesNotExist" and present):
+            return False
+    return True
+
+
+class _Kueue:
+    """What Kueue objects and configuration this environment defines."""
+
+    def __init__(self, cluster: Cluster):
+        objects = [o for o in cluster.objects() if o.group == "kueue.x-k8s.io"]
+        self.local_queues = {(o.namespace, o.name): o for o in objects if o.kind == "LocalQueue"}
+        self.cluster_queues = {o.name: o for o in objects if o.kind == "ClusterQueue"}
+        self.namespace_labels = cluster.namespace_labels
+        self.frameworks = None
+        for obj in cluster.objects():
+            text = (obj.doc.get("data") or {}).get("controller_manager_config.yaml") if obj.kind == "ConfigMap" else None
+            if text and "config.kueue.x-k8s.io" in text:
+                config = yaml.safe_load(text) or {}
+                self.frameworks = set((config.get("integrations") or {}).get("frameworks") or [])
+
+    def manages(self, namespace: str) -> bool:
+        if any(ns == namespace for ns, _ in self.local_queues):
+            return True
+        labels = {**(self.namespace_labels(namespace) or {}), "kubernetes.io/metadata.name": namespace}
+        return any(_selects((q.doc.get("spec") or {}).get("namespaceSelector"), labels) for q in self.cluster_queues.values())
+
+    def available(self, queue: K8sObject, flavor: str, resource: str) -> tuple[float, float]:
+        """(nominal quota, what the cohort can lend) of a ClusterQueue for a flavor and resource."""
+        def quota(cq: K8sObject, key: str) -> float | None:
+            for group in (cq.doc.get("spec") or {}).get("resourceGroups") or []:
+                for entry in group.get("flavors") or []:
+                    if entry.get("name") == flavor:
+                        for item in entry.get("resources") or []:
+                            if item.get("name") == resource and key in item:
+                                return quantity.parse(item[key])
+            return None
+
+        nominal = quota(queue, "nominalQuota") or 0.0
+        cohort = (queue.doc.get("spec") or {}).get("cohortName") or (queue.doc.get("spec") or {}).get("cohort")
+        lendable = 0.0
+        if cohort:
+            for other in self.cluster_queues.values():
+                if other is queue or ((other.doc.get("spec") or {}).get("cohortName") or (other.doc.get("spec") or {}).get("cohort")) != cohort:
+                    continue
+                lending = quota(other, "lendingLimit")
+                lendable += lending if lending is not None else (quota(other, "nominalQuota") or 0.0)
+        borrowing = quota(queue, "borrowingLimit")
+        return nominal, min(lendable, borrowing) if borrowing is not None else lendable
+
+
+def _finding(rendered, obj, message, path, hint=None) -> Finding:
+    return Finding(ID, SEVERITY, message, rendered.root, obj.file, obj.line, obj.ref, path, hint)
+
+
+def _quota_findings(rendered, obj, kueue: _Kueue, queue: K8sObject) -> Iterator[Finding]:
+    requests = {name: value for name, value in gang_requests(obj).items() if value > 0}
+    groups = (queue.doc.get("spec") or {}).get("resourceGroups") or []
+    covered = {name for group in groups for name in group.get("coveredResources") or []}
+    for name in sorted(set(requests) - covered):
+        yield _finding(rendered, obj, f"requests {name} ({quantity.show(name, requests[name])}), which ClusterQueue "
+                       f"{queue.name} covers in no resource group: it is never admitted", "spec",
+                       f"add {name} to a resource group of {queue.name}, or drop the request")
+    for group in groups:
+        wanted = {name: requests[name] for name in group.get("coveredResources") or [] if name in requests}
+        if not wanted:
+            continue
+        shortfalls = []
+        for flavor in group.get("flavors") or []:
+            short = []
+            for name, amount in wanted.items():
+                nominal, lendable = kueue.available(queue, flavor["name"], name)
+                if amount > nominal + lendable:
+                    short.append(f"{name} {quantity.show(name, amount)} > {quantity.show(name, nominal)} nominal + "
+                                 f"{quantity.show(name, lendable)} from the cohort")
+            if not short:
+                break
+            shortfalls.append(f"flavor {flavor['name']}: {', '.join(short)}")
+        else:
+            asked = ", ".join(f"{n} {quantity.show(n, v)}" for n, v in sorted(wanted.items()))
+            yield _finding(rendered, obj, f"the whole gang requests {asked}, more than ClusterQueue {queue.name} can ever "
+                           f"admit ({'; '.join(shortfalls)}): the job waits forever", "spec",
+                           f"raise {queue.name}'s nominalQuota (or borrowing), or request less")
+
+
+def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
+    kueue = cluster.memo("kueue", _Kueue)
+    for obj in rendered.objects:
+        name = framework(obj)
+        if name is None or not obj.namespace or not kueue.manages(obj.namespace):
+            continue
+        node = obj.doc
+        for key in suspend_path(obj):
+            node = node.get(key) if isinstance(node, dict) else None
+        if node is False:
+            yield _finding(rendered, obj, "sets its suspend field to false: Kueue suspends jobs until it admits them",
+                           ".".join(suspend_path(obj)), "leave suspend unset; Kueue sets it")
+        if kueue.frameworks is not None and name not in kueue.frameworks:
+            yield _finding(rendered, obj, f"Kueue's configuration does not enable the {name} integration, so Kueue ignores "
+                           "this job", "kind", f"add {name} to integrations.frameworks in operators/kueue/controller-config.yaml")
+        if obj.kind == "RayJob":
+            spec = obj.doc.get("spec") or {}
+            if spec.get("shutdownAfterJobFinishes") is not True:
+                yield _finding(rendered, obj, "Kueue admits a RayJob only with shutdownAfterJobFinishes: true",
+                               "spec.shutdownAfterJobFinishes")
+            if (spec.get("rayClusterSpec") or {}).get("enableInTreeAutoscaling") is True:
+                yield _finding(rendered, obj, "Kueue does not admit a RayJob with in-tree autoscaling",
+                               "spec.rayClusterSpec.enableInTreeAutoscaling")
+        queue_name = ((obj.doc.get("metadata") or {}).get("labels") or {}).get(QUEUE_LABEL)
+        if not queue_name:
+            yield _finding(rendered, obj, f"namespace {obj.namespace} is Kueue-managed but the job has no {QUEUE_LABEL} label: "
+                           "it runs outside every quota", "metadata.labels", f"label it {QUEUE_LABEL}: <LocalQueue>")
+            continue
+        local = kueue.local_queues.get((obj.namespace, queue_name))
+        if local is None:
+            yield _finding(rendered, obj, f"LocalQueue {queue_name} does not exist in namespace {obj.namespace}",
+                           f"metadata.labels.{QUEUE_LABEL}")
+            continue
+        cq_name = (local.doc.get("spec") or {}).get("clusterQueue")
+        queue = kueue.cluster_queues.get(cq_name)
+        if queue is None:
+            yield _finding(rendered, obj, f"LocalQueue {queue_name} points at ClusterQueue {cq_name}, which does not exist",
+                           f"metadata.labels.{QUEUE_LABEL}")
+            continue
+        labels = {**(kueue.namespace_labels(obj.namespace) or {}), "kubernetes.io/metadata.name": obj.namespace}
+        if not _selects((queue.doc.get("spec") or {}).get("namespaceSelector"), labels):
+            yield _finding(rendered, obj, f"ClusterQueue {cq_name}'s namespaceSelector does not select namespace {obj.namespace}",
+                           f"metadata.labels.{QUEUE_LABEL}")
+            continue
+        try:
+            yield from _quota_findings(rendered, obj, kueue, queue)
+        except ValueError as error:
+            yield _finding(rendered, obj, f"cannot read a quantity: {error}", "spec")
