@@ -32,6 +32,7 @@ class Cluster:
     roots: list[Rendered]
     catalog: object | None = None  # schema.catalog.Catalog, shared by every cluster of a run
     config: object | None = None  # config.Config
+    everything: list[Rendered] = field(default_factory=list)  # every root of the run, for cross-root rules
 
     def memo(self, key: str, compute):
         """compute(self), once per cluster: for facts several objects ask about."""

@@ -115,8 +115,12 @@ def run_rules(rendered: Rendered, cluster: Cluster, selected: set[str] | None = 
     ]
 
 
+# Without these nothing else is checked, so they always run, whatever --select says.
+ALWAYS = {"render-failed", "yaml-syntax", "malformed-object"}
+
+
 def _rules_to_run(selected: set[str] | None, config: Config | None) -> set[str]:
-    chosen = set(RULES) if selected is None else set(selected)
+    chosen = set(RULES) if selected is None else set(selected) | ALWAYS
     if config is not None:
         chosen -= {rule for rule, settings in config.rules.items() if not settings.enabled}
     return chosen
@@ -224,7 +228,7 @@ def validate(
     catalog = catalog_for(schema_sources, versions, crd_roots)
     cluster_of = clusters(rendered)
     for cluster in {id(c): c for c in cluster_of.values()}.values():
-        cluster.catalog, cluster.config = catalog, config
+        cluster.catalog, cluster.config, cluster.everything = catalog, config, rendered
     ran = _rules_to_run(selected, config)
     findings = [finding for result in rendered for finding in run_rules(result, cluster_of[id(result)], ran)]
     findings = _settle(findings, rendered, config, ran)

@@ -1,0 +1,141 @@
+"""Custom resources are applied after their CRDs; large CRDs are applied server side.
+
+What it catches:
+- in an environment (`overlays/<env>/{operators,platform,workloads}`, in that order), a custom
+  resource in a layer at or before the layer that installs its CRD;
+- in an Argo CD app of apps, an Application whose objects include a custom resource whose CRD
+  comes from an Application of the same or a later sync wave (or from the same Application);
+- in Flux, a Kustomization holding a custom resource whose CRD comes from a Kustomization it does
+  not depend on (`dependsOn`, transitively), or from itself;
+- a CRD larger than 262144 bytes not marked for server-side apply
+  (`argocd.argoproj.io/sync-options: ServerSideApply=true` or `trainops.dev/apply: server-side`).
+
+Why it matters: the custom resource fails with `no matches for kind` (or Argo CD's dry run fails
+the whole sync) until the CRD exists; a large CRD applied client side fails because its
+last-applied-configuration annotation exceeds 262144 bytes.
+
+How to fix: move the resource to a later layer, give its Application a later wave, add the
+Flux dependency; include components/server-side-crds in the layer with the large CRDs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from trainops.findings import Finding, Severity
+from trainops.rendered import Cluster, Rendered
+
+ID = "layer-order"
+SEVERITY = Severity.ERROR
+SUMMARY = "custom resources come after their CRDs; large CRDs apply server side"
+
+LAYERS = ("operators", "platform", "workloads")
+ANNOTATION_LIMIT = 262144
+
+
+def _crd_kinds(rendered: Rendered) -> set[tuple[str, str]]:
+    return {
+        ((o.doc.get("spec") or {}).get("group"), ((o.doc.get("spec") or {}).get("names") or {}).get("kind"))
+        for o in rendered.objects if o.kind == "CustomResourceDefinition"
+    }
+
+
+def _custom_resources(rendered: Rendered, crd_kinds: set[tuple[str, str]]):
+    return [o for o in rendered.objects if (o.group, o.kind) in crd_kinds]
+
+
+def _layer_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
+    if rendered.path is None or rendered.path.name not in LAYERS:
+        return
+    position = LAYERS.index(rendered.path.name)
+    installers = {}
+    for root in cluster.roots:
+        if root.path is not None and root.path.name in LAYERS:
+            for kind in _crd_kinds(root):
+                installers.setdefault(kind, []).append(LAYERS.index(root.path.name))
+    for obj in rendered.objects:
+        layers = installers.get((obj.group, obj.kind))
+        if layers and min(layers) >= position:
+            where = LAYERS[min(layers)]
+            relation = "the same layer" if min(layers) == position else f"a later layer ({where})"
+            yield Finding(ID, SEVERITY, f"{obj.kind} is applied in {rendered.path.name}, but its CRD comes in {relation}",
+                          rendered.root, obj.file, obj.line, obj.ref, "kind", "move it to a layer after the CRD's")
+
+
+def _by_path(cluster: Cluster) -> dict[Path, Rendered]:
+    return {r.path.resolve(): r for r in cluster.everything if r.path is not None}
+
+
+def _source_root(cluster: Cluster, path: str | None) -> Rendered | None:
+    if not path or cluster.config is None:
+        return None
+    return _by_path(cluster).get((cluster.config.folder / path).resolve())
+
+
+def _argo_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
+    apps = [o for o in rendered.objects if o.group == "argoproj.io" and o.kind == "Application"]
+    sources = {}
+    for app in apps:
+        root = _source_root(cluster, ((app.doc.get("spec") or {}).get("source") or {}).get("path"))
+        wave = int(((app.doc["metadata"].get("annotations") or {}).get("argocd.argoproj.io/sync-wave", "0")))
+        if root is not None:
+            sources[app.name] = (app, root, wave, _crd_kinds(root))
+    for app, root, wave, _ in sources.values():
+        for other, other_root, other_wave, kinds in sources.values():
+            clash = sorted({o.kind for o in _custom_resources(root, kinds)})
+            if clash and other_wave >= wave:
+                same = "the same Application" if other is app else f"Application {other.name} (wave {other_wave})"
+                yield Finding(ID, SEVERITY, f"Application {app.name} (wave {wave}) applies {', '.join(clash)}, whose CRDs "
+                              f"come from {same}", rendered.root, app.file, app.line, app.ref, "spec.source.path",
+                              "give the CRDs' Application an earlier sync wave")
+
+
+def _flux_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
+    kustomizations = {o.name: o for o in rendered.objects if o.group == "kustomize.toolkit.fluxcd.io" and o.kind == "Kustomization"}
+
+    def depends(name: str, seen=()) -> set[str]:
+        found = set()
+        for dependency in (kustomizations[name].doc.get("spec") or {}).get("dependsOn") or []:
+            other = dependency.get("name")
+            if other in kustomizations and other not in seen:
+                found |= {other} | depends(other, seen + (name,))
+        return found
+
+    roots = {name: _source_root(cluster, (k.doc.get("spec") or {}).get("path", "").removeprefix("./")) for name, k in kustomizations.items()}
+    for name, kustomization in kustomizations.items():
+        root = roots[name]
+        if root is None:
+            continue
+        before = depends(name)
+        for other, other_root in roots.items():
+            if other_root is None or other in before:
+                continue
+            clash = sorted({o.kind for o in _custom_resources(root, _crd_kinds(other_root))})
+            if clash:
+                what = "itself" if other == name else f"Kustomization {other}, which it does not depend on"
+                yield Finding(ID, SEVERITY, f"Kustomization {name} applies {', '.join(clash)}, whose CRDs come from {what}",
+                              rendered.root, kustomization.file, kustomization.line, kustomization.ref, "spec.dependsOn",
+                              f"add dependsOn: [{{name: {other}}}] (with wait: true)")
+
+
+def _server_side_findings(rendered: Rendered) -> Iterator[Finding]:
+    for obj in rendered.objects:
+        if obj.kind != "CustomResourceDefinition":
+            continue
+        size = len(json.dumps(obj.doc, separators=(",", ":")))
+        metadata = obj.doc.get("metadata") or {}
+        marked = "ServerSideApply=true" in str((metadata.get("annotations") or {}).get("argocd.argoproj.io/sync-options", "")) \
+            or (metadata.get("labels") or {}).get("trainops.dev/apply") == "server-side"
+        if size > ANNOTATION_LIMIT and not marked:
+            yield Finding(ID, SEVERITY, f"CRD {obj.name} is {size} bytes, over the {ANNOTATION_LIMIT} a client-side apply can "
+                          "annotate, and is not marked for server-side apply", rendered.root, obj.file, obj.line, obj.ref,
+                          "metadata.annotations", "include components/server-side-crds in its layer")
+
+
+def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
+    yield from _layer_findings(rendered, cluster)
+    yield from _argo_findings(rendered, cluster)
+    yield from _flux_findings(rendered, cluster)
+    yield from _server_side_findings(rendered)
