@@ -180,10 +180,6 @@ def clusters(rendered: list[Rendered]) -> dict[int, Cluster]:
     return {id(result): cluster for cluster in by_folder.values() for result in cluster.roots}
 
 
-def crds_of(rendered: list[Rendered]) -> list[dict]:
-    return [doc for doc, _ in _crds_with_roots(rendered)]
-
-
 def _crds_with_roots(rendered: list[Rendered]):
     for result in rendered:
         for obj in result.objects:

@@ -101,8 +101,3 @@ class Catalog:
             else:
                 targets.append(Target(f"Kubernetes {k8s_version}", self._compile(_pruned(dict(schema)))))
         return Lookup(targets, absent) if targets else None
-
-    def all_schemas(self):
-        """(kind, group, version, schema) for export: CRDs, and core kinds at each Kubernetes version."""
-        for (group, version, kind), schema in sorted(self.crd_schemas.items()):
-            yield None, kind, group, version, schema
