@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from helpers import ENVIRONMENTS, pod_templates, replicas_of
+from helpers import ENVIRONMENTS, REPO, pod_templates, replicas_of
 from restricted import restricted_problems
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
@@ -183,3 +183,12 @@ def test_volcano_job_uses_the_pytorch_plugin_with_a_restricted_wait_for_master(o
     assert [c["name"] for c in init] == ["wait-for-master"]
     assert job["spec"]["minAvailable"] == sum(t["replicas"] for t in tasks.values())
     assert any(d["kind"] == "CustomResourceDefinition" and d["metadata"]["name"] == "jobs.batch.volcano.sh" for d in overlays[("volcano", "operators")])
+
+
+def test_ray_version_equals_the_ray_image_version(overlays):
+    dockerfile = (REPO / "workloads" / "bookstore-ml" / "train" / "Dockerfile").read_text()
+    ray_image = re.search(r"^ARG RAY_IMAGE=rayproject/ray:(\d+\.\d+\.\d+)", dockerfile, re.MULTILINE).group(1)
+    for env in ENVIRONMENTS:
+        ray_job = only(overlays[(env, "workloads")], "RayJob")
+        assert ray_job["spec"]["rayClusterSpec"]["rayVersion"] == ray_image, env
+        assert ray_job["spec"]["entrypoint"].startswith("python /workspace/train.py ")
