@@ -69,3 +69,15 @@ def test_rules_lists_every_rule_and_explain_prints_the_docs():
     assert "How to fix:" in explained.stdout
     unknown = run_trainops("explain", "pinnned")
     assert unknown.returncode == 2 and "unknown rule 'pinnned'" in unknown.stderr
+
+
+def test_an_ignore_in_a_file_several_roots_include_is_used_once_and_warns_never(tmp_path):
+    write_tree(tmp_path, {
+        "trainops.yaml": "kubernetesVersions: [v1.32]\n",
+        "shared/kustomization.yaml": "resources:\n  - s.yaml\n",
+        "shared/s.yaml": annotated("no-secret-data: a fixture for the docs"),
+        "kind/kustomization.yaml": "resources:\n  - ../shared\n",
+        "cloud/kustomization.yaml": "resources:\n  - ../shared\n",
+    })
+    done = run_trainops("validate", "--format", "json", "kind", "cloud", cwd=tmp_path)
+    assert (done.returncode, json.loads(done.stdout)) == (0, []), done.stdout

@@ -127,43 +127,42 @@ def _rules_to_run(selected: set[str] | None, config: Config | None) -> set[str]:
 
 
 def _settle(findings: list[Finding], rendered: list[Rendered], config: Config | None, ran: set[str]) -> list[Finding]:
-    """Apply configured severities and argued ignores; report ignores that matched nothing."""
-    by_object = {}
+    """Apply argued ignores and configured severities, drop repeats, report ignores that matched nothing.
+
+    An ignore belongs to the source object, not to a root: a file several roots include (an
+    operator in every environment) carries one set of ignores, used by whichever root matches.
+    """
+    annotated: dict[tuple, tuple] = {}  # (object, file, line) -> (root, object, ignores)
     for result in rendered:
         for obj in result.objects:
             found, _ = ignores.object_ignores(obj.doc)
             if found:
-                by_object[(result.root, obj.ref)] = (obj, found)
-    path_ignores = [(entry, [False]) for entry in (config.ignores if config else [])]
+                annotated.setdefault((obj.ref, obj.file, obj.line), (result.root, obj, found))
+    path_ignores = [(entry, ignores.Ignore(entry.rule, entry.reason)) for entry in (config.ignores if config else [])]
     kept, seen = [], set()
     for finding in findings:
-        # A file several roots include (an operator in every environment) is reported once.
-        key = (finding.rule, finding.file, finding.line, finding.path, finding.message, finding.object)
-        if finding.file is not None and key in seen:
-            continue
-        seen.add(key)
-        annotation = by_object.get((finding.root, finding.object), (None, []))[1]
-        matched = [i for i in annotation if i.rule == finding.rule]
-        matched_paths = [used for entry, used in path_ignores if entry.rule == finding.rule and ignores.path_matches(entry.path, finding.file)]
+        _, _, object_ignores = annotated.get((finding.object, finding.file, finding.line), (None, None, []))
+        matched = [i for i in object_ignores if i.rule == finding.rule]
+        matched += [i for entry, i in path_ignores if i.rule == finding.rule and ignores.path_matches(entry.path, finding.file)]
         for ignore in matched:
             ignore.used = True
-        for used in matched_paths:
-            used[0] = True
-        if matched or matched_paths:
+        key = (finding.rule, finding.file, finding.line, finding.path, finding.message, finding.object)
+        if matched or (finding.file is not None and key in seen):
             continue
+        seen.add(key)
         settings = config.rules.get(finding.rule) if config else None
         if settings is not None and settings.severity is not None:
             finding = replace(finding, severity=Severity(settings.severity))
         kept.append(finding)
-    for (root, _), (obj, found) in by_object.items():
+    for root, obj, found in annotated.values():
         for ignore in found:
             if not ignore.used and ignore.rule in ran:
                 kept.append(Finding(
                     "ignore", Severity.WARNING, f"ignore of {ignore.rule!r} matched no finding: delete it",
                     root, obj.file, obj.line, obj.ref, f"metadata.annotations.{ignores.ANNOTATION}",
                 ))
-    for entry, used in path_ignores:
-        if not used[0] and entry.rule in ran:
+    for entry, ignore in path_ignores:
+        if not ignore.used and entry.rule in ran:
             kept.append(Finding(
                 "ignore", Severity.WARNING, f"ignore of {entry.rule!r} for {entry.path!r} matched no finding: delete it",
                 str(config.file), str(config.file),
