@@ -161,3 +161,11 @@ def test_errors_in_a_copied_tree_name_the_real_files(mirror, tmp_path):
     done = run_trainops("build", str(tmp_path))
     assert_one_line_error(done, f"{tmp_path}/kustomization.yaml:3:", "'missing.yaml' does not exist")
     assert "trainops-render-" not in done.stderr
+
+
+def test_fix_pins_and_schemas_stop_on_a_root_that_does_not_render(tmp_path):
+    write_tree(tmp_path, {"k/kustomization.yaml": "resources:\n  - gone.yaml\n",
+                          "trainops.yaml": "crdRoots: [k]\n"})
+    for command in (["fix", "k"], ["pins", "k"], ["schemas", "--out", str(tmp_path / "out")]):
+        done = run_trainops(*command, cwd=tmp_path)
+        assert_one_line_error(done, "k/kustomization.yaml:2: 'gone.yaml' does not exist")

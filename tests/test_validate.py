@@ -121,7 +121,7 @@ def test_missing_path_and_bad_jobs_are_exit_2(tmp_path):
 
 def test_nothing_to_validate(tmp_path):
     done = run_trainops("validate", cwd=tmp_path)
-    assert done.returncode == 2 and "nothing to validate" in done.stderr
+    assert done.returncode == 2 and "nothing to do: no PATH given" in done.stderr
 
 
 def test_unknown_format_is_a_usage_error(tmp_path):

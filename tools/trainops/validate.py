@@ -204,6 +204,17 @@ def load_roots(roots: list[Root], renderer: Renderer | None, jobs: int | None = 
         return list(pool.map(lambda root: load_root(root, renderer, env), roots))
 
 
+def load_or_fail(roots: list[Root], renderer: Renderer | None) -> list[Rendered]:
+    """load_roots for commands that cannot work around a broken root: the first failure is exit 2."""
+    loaded = load_roots(roots, renderer)
+    for result in loaded:
+        problem = result.failure or (result.syntax_errors or [None])[0]
+        if problem is not None:
+            where = f"{problem.file}:{problem.line}" if problem.line else problem.file
+            raise CannotRun(f"{where}: {problem.message}")
+    return loaded
+
+
 def validate(
     roots: list[Root],
     renderer: Renderer | None,

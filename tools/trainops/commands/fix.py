@@ -7,11 +7,10 @@ import os
 from pathlib import Path
 
 from trainops import headers
-from trainops.commands.options import add_mirror_option, renderer_from
-from trainops.commands.validate import _default_roots
+from trainops.commands.options import add_mirror_option, default_roots, renderer_from
 from trainops.config import DEFAULT_KUBERNETES_VERSIONS, load_config
 from trainops.rules.crd_header import problems, source_files
-from trainops.validate import Root, catalog_for, load_roots, roots_from_arguments
+from trainops.validate import Root, catalog_for, load_or_fail, roots_from_arguments
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,10 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
-    roots = roots_from_arguments(args.paths) if args.paths else _default_roots(config)
+    roots = roots_from_arguments(args.paths) if args.paths else default_roots(config)
     crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
     renderer = renderer_from(args) if any(r.is_kustomization for r in roots + crd_roots) else None
-    loaded = load_roots(roots + crd_roots, renderer)
+    loaded = load_or_fail(roots + crd_roots, renderer)
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
     catalog = catalog_for(loaded, versions, crd_roots)
     changed = 0

@@ -6,8 +6,12 @@ import argparse
 import os
 from pathlib import Path
 
+from trainops import kustomization
+from trainops.config import Config
+from trainops.errors import CannotRun
 from trainops.kustomize import find_kustomize
 from trainops.render import Renderer
+from trainops.validate import Root
 
 
 def add_mirror_option(parser: argparse.ArgumentParser) -> None:
@@ -23,3 +27,11 @@ def add_mirror_option(parser: argparse.ArgumentParser) -> None:
 
 def renderer_from(args: argparse.Namespace) -> Renderer:
     return Renderer(find_kustomize(), args.mirror)
+
+
+def default_roots(config: Config | None) -> list[Root]:
+    """The roots trainops.yaml lists, or else every kustomization no other one includes."""
+    paths = config.root_paths() if config else kustomization.discover_roots(Path.cwd())
+    if not paths:
+        raise CannotRun("nothing to do: no PATH given, no roots in trainops.yaml, no kustomization found")
+    return [Root(path) for path in paths]

@@ -11,10 +11,9 @@ from rich.console import Console
 from rich.table import Table
 
 from trainops import pins
-from trainops.commands.options import add_mirror_option, renderer_from
-from trainops.commands.validate import _default_roots
+from trainops.commands.options import add_mirror_option, default_roots, renderer_from
 from trainops.config import load_config
-from trainops.validate import Root, load_roots, roots_from_arguments
+from trainops.validate import Root, load_or_fail, roots_from_arguments
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def collect(roots: list[Root], renderer) -> list[pins.Pin]:
     found: dict[tuple, pins.Pin] = {}
-    for rendered in load_roots(roots, renderer):
+    for rendered in load_or_fail(roots, renderer):
         candidates = pins.image_pins(rendered)
         if rendered.path is not None and rendered.path.is_dir():
             candidates += pins.kustomization_pins(rendered.path)
@@ -43,7 +42,7 @@ def collect(roots: list[Root], renderer) -> list[pins.Pin]:
 
 def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
-    roots = roots_from_arguments(args.paths) if args.paths else _default_roots(config)
+    roots = roots_from_arguments(args.paths) if args.paths else default_roots(config)
     renderer = renderer_from(args) if any(r.is_kustomization for r in roots) else None
     found = collect(roots, renderer)
     if args.format == "json":

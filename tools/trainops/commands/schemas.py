@@ -9,7 +9,7 @@ from trainops.commands.options import add_mirror_option, renderer_from
 from trainops.config import DEFAULT_KUBERNETES_VERSIONS, load_config
 from trainops.errors import CannotRun
 from trainops.schema.export import export
-from trainops.validate import Root, catalog_for, load_roots
+from trainops.validate import Root, catalog_for, load_or_fail
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,10 +29,7 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
     renderer = renderer_from(args) if crd_roots else None
-    loaded = load_roots(crd_roots, renderer)
-    for result in loaded:
-        if result.failure is not None:
-            raise CannotRun(f"{result.failure.file}:{result.failure.line or ''}: {result.failure.message}".replace("::", ":"))
+    loaded = load_or_fail(crd_roots, renderer)
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
     catalog = catalog_for(loaded, versions, crd_roots)
     try:

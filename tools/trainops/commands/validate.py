@@ -6,14 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from trainops import kustomization
-from trainops.commands.options import add_mirror_option, renderer_from
+from trainops.commands.options import add_mirror_option, default_roots, renderer_from
 from trainops.config import Config, load_config
 from trainops.findings import Severity
 from trainops.rules import get_rule
 from trainops.errors import CannotRun
 from trainops.report import REPORTERS
-from trainops.validate import Root, roots_from_arguments, validate
+from trainops.validate import roots_from_arguments, validate
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,13 +37,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def _default_roots(config: Config | None) -> list[Root]:
-    paths = config.root_paths() if config else kustomization.discover_roots(Path.cwd())
-    if not paths:
-        raise CannotRun("nothing to validate: no PATH given, no roots in trainops.yaml, no kustomization found")
-    return [Root(path) for path in paths]
-
-
 def _selected(text: str | None) -> set[str] | None:
     if text is None:
         return None
@@ -59,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         raise CannotRun(f"--jobs must be at least 1, not {args.jobs}")
     selected = _selected(args.select)
     config = load_config(args.config)
-    roots = roots_from_arguments(args.paths) if args.paths else _default_roots(config)
+    roots = roots_from_arguments(args.paths) if args.paths else default_roots(config)
     crd_roots = config.crd_root_paths() if config else []
     needs_kustomize = any(root.is_kustomization for root in roots) or bool(crd_roots)
     renderer = renderer_from(args) if needs_kustomize else None
