@@ -36,7 +36,8 @@ class Kustomize:
     def _run(self, argv: list[str]) -> str:
         done = subprocess.run(argv, capture_output=True, text=True, check=False)
         if done.returncode != 0:
-            raise CannotRun(f"{' '.join(argv)} failed: {done.stderr.strip().splitlines()[-1:]}")
+            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            raise CannotRun(f"{' '.join(argv)} failed: {last}")
         return done.stdout
 
 

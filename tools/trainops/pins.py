@@ -12,6 +12,7 @@ from pathlib import Path
 from trainops import kustomization
 from trainops.psa.pods import pod_templates
 from trainops.raw_files import parse_raw_url
+from trainops.paths import display
 from trainops.rendered import Rendered
 
 _RELEASE_TAG = re.compile(r"v?\d+(\.\d+){1,2}([-+][0-9A-Za-z.-]+)?|[a-z0-9-]+/v\d+(\.\d+){1,2}")
@@ -48,13 +49,6 @@ def split_image(image: str) -> tuple[str, str | None]:
     return image, None
 
 
-def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
-
-
 def kustomization_pins(root: Path) -> list[Pin]:
     """Remote bases, remote files and Helm charts in the kustomizations a root reaches."""
     pins = []
@@ -71,15 +65,15 @@ def kustomization_pins(root: Path) -> list[Pin]:
                 line = next((n for n, text in enumerate(lines, 1) if entry in text), None)
                 raw = parse_raw_url(entry)
                 if raw:
-                    pins.append(Pin("remote file", f"{raw.repo}/{raw.path}", raw.ref, _display(file), line))
+                    pins.append(Pin("remote file", f"{raw.repo}/{raw.path}", raw.ref, display(file), line))
                     continue
                 ref = re.search(r"[?&](?:ref|version)=([^&]+)", entry)
                 what = entry.split("?", 1)[0]
-                pins.append(Pin("remote base", what, ref.group(1) if ref else None, _display(file), line))
+                pins.append(Pin("remote base", what, ref.group(1) if ref else None, display(file), line))
         for chart in data.get("helmCharts") or []:
             name = str(chart.get("name"))
             line = next((n for n, text in enumerate(lines, 1) if name in text), None)
-            pins.append(Pin("helm chart", f"{chart.get('repo', '')}/{name}".lstrip("/"), chart.get("version"), _display(file), line))
+            pins.append(Pin("helm chart", f"{chart.get('repo', '')}/{name}".lstrip("/"), chart.get("version"), display(file), line))
     return pins
 
 

@@ -19,6 +19,7 @@ import yaml
 
 from trainops import kustomization, mirror, raw_files
 from trainops.kustomize import Kustomize
+from trainops.paths import display
 
 
 @dataclass(frozen=True)
@@ -27,19 +28,11 @@ class RenderFailure(Exception):
     line: int | None
     message: str
 
-    def one_line(self, relative_to: Path | None = None) -> str:
-        where = _display(self.file, relative_to)
+    def one_line(self) -> str:
+        where = display(self.file)
         if self.line:
             where += f":{self.line}"
         return f"{where}: {self.message}"
-
-
-def _display(path: Path, relative_to: Path | None) -> str:
-    base = (relative_to or Path.cwd()).resolve()
-    try:
-        return str(path.resolve().relative_to(base))
-    except ValueError:
-        return str(path)
 
 
 @dataclass(frozen=True)

@@ -12,18 +12,12 @@ from trainops import ignores, kustomization, objects
 from trainops.errors import CannotRun
 from trainops.findings import Finding, Severity
 from trainops.objects import Parsed, Problem
+from trainops.paths import display
 from trainops.render import Renderer, RenderFailure
 from trainops.rendered import Cluster, Rendered
 from trainops.rules import RULES
 from trainops.config import DEFAULT_KUBERNETES_VERSIONS, Config
 from trainops.schema.catalog import Catalog
-
-
-def display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve())) or "."
-    except ValueError:
-        return str(path)
 
 
 @dataclass(frozen=True)
