@@ -173,21 +173,42 @@ def clusters(rendered: list[Rendered]) -> dict[int, Cluster]:
     return {id(result): cluster for cluster in by_folder.values() for result in cluster.roots}
 
 
-def _crds_with_roots(rendered: list[Rendered]):
+def _crds(rendered: list[Rendered]):
     for result in rendered:
         for obj in result.objects:
             if obj.kind == "CustomResourceDefinition" and obj.api_version == "apiextensions.k8s.io/v1":
-                yield obj.doc, result.root
+                yield obj, result
+
+
+def _supplies(crd_root: Root, source: str) -> bool:
+    """Whether a CRD from `source` (its file, or remote origin `repo//path?ref=…`) comes through this root."""
+    for folder in kustomization.reachable(crd_root.path):
+        if source.startswith(display(folder) + "/"):
+            return True
+        for entry in kustomization.read_kustomization(folder).get("resources") or []:
+            if not isinstance(entry, str) or not kustomization.is_remote(entry):
+                continue
+            if entry == source:  # a remote file
+                return True
+            repo, _, rest = entry.partition("//")[2].partition("//")
+            ref = rest.partition("?")[2]
+            if source.startswith(f"{entry.partition('//')[0]}//{repo}//") and source.endswith(f"?{ref}"):
+                return True
+    return False
 
 
 def catalog_for(loaded: list[Rendered], versions: list[str], crd_roots: list[Root]) -> Catalog:
-    """The schema catalog; each CRD's installer is the first CRD root (in config order) that renders it."""
-    order = {root.name: index for index, root in enumerate(crd_roots)}
-    pairs = sorted(_crds_with_roots(loaded), key=lambda pair: order.get(pair[1], len(order)))
+    """The schema catalog. A CRD's installer is the first CRD root (in config order) that rendered
+    it, or that supplies it to a root which included that CRD root."""
     installers: dict[str, str] = {}
-    for doc, root in pairs:
-        installers.setdefault(doc["metadata"]["name"], root)
-    return Catalog(versions, [doc for doc, _ in pairs], installers)
+    docs = {}
+    for obj, result in _crds(loaded):
+        docs.setdefault(obj.name, obj.doc)
+        for crd_root in crd_roots:
+            if crd_root.name == result.root or _supplies(crd_root, obj.file):
+                installers.setdefault(obj.name, crd_root.name)
+                break
+    return Catalog(versions, list(docs.values()), installers)
 
 
 def load_roots(roots: list[Root], renderer: Renderer | None, jobs: int | None = None) -> list[Rendered]:
@@ -218,11 +239,16 @@ def validate(
 ) -> Outcome:
     started = time.perf_counter()
     crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
-    extra = [r for r in crd_roots if r.path.resolve() not in {root.path.resolve() for root in roots}]
-    loaded = load_roots(roots + extra, renderer, jobs)
+    rendered = load_roots(roots, renderer, jobs)
+    # A CRD root a checked root already includes (operators/kueue, in every environment's
+    # operators layer) is not rendered again: its CRDs are in that render.
+    included = {folder for result in rendered if result.loaded and result.path is not None and result.path.is_dir()
+                for folder in kustomization.reachable(result.path)}
+    extra = [r for r in crd_roots if r.path.resolve() not in included]
+    extra_loaded = load_roots(extra, renderer, jobs) if extra else []
     # A CRD root that fails to render leaves its kinds without schemas: that failure is reported too.
-    rendered = loaded[: len(roots)] + [r for r in loaded[len(roots):] if not r.loaded]
-    schema_sources = loaded
+    rendered += [r for r in extra_loaded if not r.loaded]
+    schema_sources = rendered + [r for r in extra_loaded if r.loaded]
     rendered_at = time.perf_counter()
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
     catalog = catalog_for(schema_sources, versions, crd_roots)
