@@ -9,12 +9,10 @@ faster than `python -m kubernetes_validate --strict`, peak memory under 400 MiB.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))

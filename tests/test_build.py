@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 from pathlib import Path
 
-from helpers import REPO, load_docs, run_trainops, write_tree
+from helpers import load_docs, run_trainops, write_tree
 
 REMOTE_KUEUE = "https://github.com/kubernetes-sigs/kueue.git//config/default?ref={ref}"
 

@@ -22,9 +22,17 @@ def test_shadow_points_at_the_mirror_objects_and_lists_its_tags(mirror):
     assert mirror_module.mirror_tags(mirror, "nobody/nothing") is None
 
 
-def test_shadow_is_idempotent(mirror):
-    first = mirror_module.shadow_mirror(mirror)
-    assert mirror_module.shadow_mirror(mirror) == first
+def test_shadow_is_refreshed_without_rewriting_unchanged_files(mirror):
+    shadow = mirror_module.shadow_mirror(mirror)
+    files = sorted(p for p in shadow.rglob("*") if p.is_file())
+    before = {p: p.stat().st_mtime_ns for p in files}
+    assert mirror_module.shadow_mirror(mirror) == shadow
+    assert {p: p.stat().st_mtime_ns for p in files} == before
+    # A changed file is brought back in line with the mirror.
+    packed = shadow / "github.com" / "kubernetes-sigs" / "kueue.git" / "packed-refs"
+    packed.write_text("stale\n")
+    mirror_module.shadow_mirror(mirror)
+    assert packed.read_bytes() == (mirror / "github.com" / "kubernetes-sigs" / "kueue.git" / "packed-refs").read_bytes()
 
 
 def test_git_environment_appends_to_existing_git_config_entries(mirror):

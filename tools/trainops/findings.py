@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from enum import Enum
-
-from collections.abc import Iterable, Iterator
 
 from trainops.objects import ObjectRef, Problem
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainops import kustomization
+from trainops.paths import display
 from trainops.psa.pods import pod_templates
 from trainops.raw_files import parse_raw_url
-from trainops.paths import display
 from trainops.rendered import Rendered
 
 _RELEASE_TAG = re.compile(r"v?\d+(\.\d+){1,2}([-+][0-9A-Za-z.-]+)?|[a-z0-9-]+/v\d+(\.\d+){1,2}")

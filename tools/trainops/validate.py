@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from trainops import ignores, kustomization, objects
+from trainops.config import DEFAULT_KUBERNETES_VERSIONS, Config
 from trainops.errors import CannotRun
 from trainops.findings import Finding, Severity
 from trainops.objects import Parsed, Problem
@@ -16,7 +17,6 @@ from trainops.paths import display
 from trainops.render import Renderer, RenderFailure
 from trainops.rendered import Cluster, Rendered
 from trainops.rules import RULES
-from trainops.config import DEFAULT_KUBERNETES_VERSIONS, Config
 from trainops.schema.catalog import Catalog
 
 

@@ -10,7 +10,13 @@ from pathlib import Path
 from trainops.errors import CannotRun
 from trainops.objects import parse_stream
 from trainops.psa.evaluate import evaluate_object
-from trainops.psa.registry import LEVELS, NEWEST_KUBERNETES_MINOR, PolicyError, parse_level, parse_version
+from trainops.psa.registry import (
+    LEVELS,
+    NEWEST_KUBERNETES_MINOR,
+    PolicyError,
+    parse_level,
+    parse_version,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

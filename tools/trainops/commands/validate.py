@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 
 from trainops.commands.options import add_mirror_option, default_roots, renderer_from
-from trainops.config import Config, load_config
-from trainops.findings import Severity
-from trainops.rules import get_rule
+from trainops.config import load_config
 from trainops.errors import CannotRun
+from trainops.findings import Severity
 from trainops.report import REPORTERS
+from trainops.rules import get_rule
 from trainops.validate import roots_from_arguments, validate
 
 
