@@ -166,10 +166,14 @@ def test_no_secret_carries_data(overlays, env):
                 assert not doc.get("data") and not doc.get("stringData"), doc["metadata"]["name"]
 
 
-def test_cloud_service_account_uses_workload_identity_and_mounts_no_token(overlays):
+def test_cloud_training_has_no_unused_identity_or_egress(overlays):
+    """Nothing uploads to an object store, so no cloud identity and no egress out of the cluster."""
     account = only(overlays[("cloud", "platform")], "ServiceAccount", "bookstore-ml-trainer")
     assert account["automountServiceAccountToken"] is False
-    assert "eks.amazonaws.com/role-arn" in account["metadata"]["annotations"]
+    assert not (account["metadata"].get("annotations") or {})
+    for policy in (d for d in overlays[("cloud", "platform")] if d["kind"] == "NetworkPolicy"):
+        for rule in policy["spec"].get("egress") or []:
+            assert rule.get("to"), f"{policy['metadata']['name']} allows egress to anywhere"
 
 
 def test_volcano_job_uses_the_pytorch_plugin_with_a_restricted_wait_for_master(overlays):

@@ -4,8 +4,7 @@ What it catches: a Secret with values under `data` or `stringData`, in any root 
 secretGenerator with literals or files renders as one too).
 
 Why it matters: whatever is committed is readable by everyone who can read the repository, forever
-(git history), and base64 is not encryption. Training jobs reach object storage through workload
-identity (components/workload-identity-*), with no static keys at all.
+(git history), and base64 is not encryption.
 
 How to fix: use workload identity, or an external secret store (External Secrets, Sealed Secrets,
 SOPS with Flux decryption) and commit only the reference. A Secret the cluster fills in at run time
