@@ -129,6 +129,19 @@ def test_training_operator_uses_a_restricted_init_container_template(rendered):
     assert init_containers[0]["resources"]["limits"]
 
 
+def test_training_operator_init_container_waits_for_the_masters_port_not_its_name(rendered):
+    """DNS alone says nothing of whether the master listens: the template connects to its port."""
+    config_map = only(rendered["training-operator"], "ConfigMap")
+    [template] = config_map["data"].values()
+    [init] = yaml.safe_load(template.replace("{{.MasterAddr}}", "job-master-0").replace("{{.MaxTries}}", "3"))
+    script = init["command"][-1]
+    assert "nslookup" not in script
+    job = yaml.safe_load((REPO / "workloads" / "bookstore-ml" / "pytorchjob.yaml").read_text())
+    master = job["spec"]["pytorchReplicaSpecs"]["Master"]["template"]["spec"]["containers"][0]
+    port = next(p["containerPort"] for p in master["ports"] if p["name"] == "pytorchjob-port")
+    assert f"nc -z -w 2 job-master-0 {port}" in script
+
+
 def test_a_non_compliant_spec_is_caught_by_the_test_helper():
     # The helper behind the restricted assertions above can fail.
     problems = restricted_problems({"containers": [{"name": "c", "image": "x:1"}]})

@@ -185,6 +185,10 @@ def test_volcano_job_uses_the_pytorch_plugin_with_a_restricted_wait_for_master(o
     init = tasks["worker"]["template"]["spec"]["initContainers"]
     # Volcano injects its own (unrestricted) init container unless one of this name is present.
     assert [c["name"] for c in init] == ["wait-for-master"]
+    # It waits for the master to accept connections on the plugin's port, not only for its DNS name.
+    script = init[0]["command"][-1]
+    assert "nslookup" not in script
+    assert "nc -z -w 2 recommender-train-volcano-master-0.recommender-train-volcano 23456" in script
     assert job["spec"]["minAvailable"] == sum(t["replicas"] for t in tasks.values())
     assert any(d["kind"] == "CustomResourceDefinition" and d["metadata"]["name"] == "jobs.batch.volcano.sh" for d in overlays[("volcano", "operators")])
 

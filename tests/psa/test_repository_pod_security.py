@@ -39,7 +39,8 @@ def test_a_worker_without_drop_all_fails_with_its_path_and_line(mirror, tmp_path
     assert finding["rule"] == "pod-security"
     assert finding["object"]["kind"] == "PyTorchJob"
     assert finding["path"] == "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].securityContext.capabilities"
-    assert (finding["file"], finding["line"]) == ("workloads/bookstore-ml/pytorchjob.yaml", 10)
+    first_line = text.splitlines().index("apiVersion: kubeflow.org/v1") + 1  # the object's first line, past the notes
+    assert (finding["file"], finding["line"]) == ("workloads/bookstore-ml/pytorchjob.yaml", first_line)
 
 
 def test_an_unrestricted_init_container_template_fails_every_pytorchjob(mirror, tmp_path):

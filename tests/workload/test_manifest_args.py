@@ -83,3 +83,30 @@ def test_every_training_container_passes_flags_train_py_has(overlays, train_modu
 def test_a_flag_train_py_lacks_is_caught(train_module):
     with pytest.raises(SystemExit):
         train_module.parse_config(["--model-dir=/workspace/model", "--epochs=3"])
+
+
+def operator_environment(replicas: int, nproc_per_node: int, rank: int) -> dict[str, str]:
+    """What the Training Operator v1.8 sets on a PyTorchJob pod with a Master
+    (pkg/controller.v1/pytorch/envvar.go and master.go): WORLD_SIZE and RANK count processes."""
+    return {
+        "MASTER_ADDR": "job-master-0", "MASTER_PORT": "23456",
+        "WORLD_SIZE": str(replicas * nproc_per_node), "RANK": str(rank),
+        "PET_NNODES": str(replicas), "PET_NPROC_PER_NODE": str(nproc_per_node), "PET_NODE_RANK": str(rank),
+    }
+
+
+@pytest.mark.parametrize("nproc_per_node", [1, 2])
+def test_torchrun_sizes_the_job_in_pods_whatever_nproc_per_node(overlays, monkeypatch, nproc_per_node):
+    """--nnodes=$(WORLD_SIZE) was right only while nprocPerNode was 1: it counts processes, not pods."""
+    from torch.distributed.run import get_args_parser
+
+    job = next(d for d in overlays[("kind", "workloads")] if d["kind"] == "PyTorchJob")
+    replicas = sum(r.get("replicas", 1) for r in job["spec"]["pytorchReplicaSpecs"].values())
+    container = job["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]["containers"][0]
+    environment = operator_environment(replicas, nproc_per_node, rank=1)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    args = [re.sub(r"\$\((\w+)\)", lambda m: environment[m.group(1)], a) for a in container["args"]]
+    parsed = get_args_parser().parse_args(args)  # torchrun's PET_* fallbacks are read as the parser is built
+    assert (parsed.nnodes, parsed.nproc_per_node, parsed.node_rank) == (str(replicas), str(nproc_per_node), 1)
+    assert (parsed.master_addr, parsed.master_port) == ("job-master-0", 23456)

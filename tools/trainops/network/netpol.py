@@ -232,8 +232,9 @@ class Cluster:
         for policy in isolating:
             for rule in policy.rules(direction):
                 peers = rule.get(peers_key)
-                if peers and not any(isinstance(p, dict) and self._peer_matches(p, policy, remote) for p in peers):
-                    continue
+                if peers and not (isinstance(peers, list) and any(
+                        isinstance(p, dict) and self._peer_matches(p, policy, remote) for p in peers)):
+                    continue  # a malformed peer list matches nothing; the schema rule reports it
                 allowed |= self._rule_ports(rule, destination)
         return allowed, isolating
 
