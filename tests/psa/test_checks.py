@@ -71,6 +71,7 @@ BOUNDARIES = [
     ("sysctls", "baseline", {"securityContext": {"sysctls": [{"name": "net.ipv4.ip_local_reserved_ports", "value": "80"}]}}, ["v1.27"], ["v1.26"]),
     ("sysctls", "baseline", {"securityContext": {"sysctls": [{"name": "net.ipv4.tcp_keepalive_time", "value": "60"}]}}, ["v1.29"], ["v1.28"]),
     ("sysctls", "baseline", {"securityContext": {"sysctls": [{"name": "net.ipv4.tcp_rmem", "value": "4096"}]}}, ["v1.32", "latest"], ["v1.31"]),
+    ("sysctls", "baseline", {"securityContext": {"sysctls": [{"name": "net.ipv4.tcp_notsent_lowat", "value": "16384"}]}}, ["v1.37", "latest"], ["v1.36"]),
     ("sysctls", "baseline", {"securityContext": {"sysctls": [{"name": "kernel.msgmax", "value": "1"}]}}, [], ["v1.0", "latest"]),
     ("appArmorProfile", "baseline", {"securityContext": {"appArmorProfile": {"type": "Unconfined"}}}, [], ["v1.0", "latest"]),
     ("seLinuxOptions", "baseline", container(seLinuxOptions={"type": "container_engine_t"}), ["v1.31", "latest"], ["v1.30"]),
@@ -162,4 +163,4 @@ def test_a_volume_with_no_source_is_defaulted_to_empty_dir():
 
 def test_privileged_level_checks_nothing_and_latest_is_the_newest():
     assert violations("privileged", "latest", container(privileged=True)) == {}
-    assert checks_for("restricted", None) == checks_for("restricted", 37) == checks_for("restricted", 35)
+    assert checks_for("restricted", None) == checks_for("restricted", 37) != checks_for("restricted", 36)

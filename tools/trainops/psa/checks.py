@@ -1,7 +1,8 @@
 """The Pod Security Standards checks, each with the versions its behaviour changed in.
 
-Semantics, check ids, reasons and details follow k8s.io/pod-security-admission/policy (release
-1.35). A check function takes the pod's metadata and spec (plain dicts, as parsed from YAML) and
+Semantics, check ids, reasons and details follow k8s.io/pod-security-admission/policy as of the
+v1.37 policy; tests/psa/test_conformance.py runs all of upstream's conformance fixtures (every
+level and version, pass and fail) against them. A check function takes the pod's metadata and spec (plain dicts, as parsed from YAML) and
 returns None when the pod is allowed, else a Violation naming the offending fields.
 """
 
@@ -266,6 +267,8 @@ _SYSCTLS_1_29 = _SYSCTLS_1_27 + (
     "net.ipv4.tcp_keepalive_probes",
 )
 _SYSCTLS_1_32 = _SYSCTLS_1_29 + ("net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem")
+# v1.37 (policy/check_sysctls.go): two more TCP tunables, namespaced per pod.
+_SYSCTLS_1_37 = _SYSCTLS_1_32 + ("net.ipv4.tcp_slow_start_after_idle", "net.ipv4.tcp_notsent_lowat")
 
 
 def _sysctls_allowing(allowed: tuple[str, ...]) -> CheckFn:
@@ -608,6 +611,7 @@ CHECKS: tuple[Check, ...] = (
         VersionedCheck(27, _sysctls_allowing(_SYSCTLS_1_27)),
         VersionedCheck(29, _sysctls_allowing(_SYSCTLS_1_29)),
         VersionedCheck(32, _sysctls_allowing(_SYSCTLS_1_32)),
+        VersionedCheck(37, _sysctls_allowing(_SYSCTLS_1_37)),
     )),
     Check("windowsHostProcess", BASELINE, (VersionedCheck(0, windows_host_process),)),
 )

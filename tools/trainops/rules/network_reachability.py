@@ -39,7 +39,7 @@ SEVERITY = Severity.ERROR
 SUMMARY = "NetworkPolicies let through what distributed training, Ray, DNS and webhooks need"
 
 
-def _network(cluster: Cluster) -> tuple[netpol.Cluster, list[netpol.Endpoint]]:
+def _network(cluster: Cluster) -> tuple[netpol.Cluster, list[netpol.Endpoint], list[traffic.Need]]:
     objects = list(cluster.objects())
     policies = [netpol.Policy(o) for o in objects if o.kind == "NetworkPolicy" and o.api_version == "networking.k8s.io/v1"]
     labels = {}
@@ -47,7 +47,7 @@ def _network(cluster: Cluster) -> tuple[netpol.Cluster, list[netpol.Endpoint]]:
         if obj.kind == "Namespace" and obj.api_version == "v1":
             found = (obj.doc.get("metadata") or {}).get("labels")
             labels[obj.name] = {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
-    return netpol.Cluster(policies, labels), traffic.ray_operator_pods(objects)
+    return netpol.Cluster(policies, labels), traffic.ray_operator_pods(objects), list(traffic.webhook_needs(objects))
 
 
 def _finding(rendered: Rendered, need: traffic.Need, verdict: netpol.Verdict) -> Finding:
@@ -65,12 +65,11 @@ def _finding(rendered: Rendered, need: traffic.Need, verdict: netpol.Verdict) ->
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
-    network, ray_operators = cluster.memo("network-reachability", _network)
+    network, ray_operators, webhooks = cluster.memo("network-reachability", _network)
     if not network.policies:
         return  # nothing isolates any pod: every connection is open
     objects = rendered.objects
-    needs = [need for obj in objects for need in traffic.workload_needs(obj, ray_operators)]
-    needs += traffic.webhook_needs(list(cluster.objects()))
+    needs = [need for obj in objects for need in traffic.workload_needs(obj, ray_operators)] + webhooks
     own = {id(obj) for obj in objects}
     for need in needs:
         if id(need.obj) not in own:
