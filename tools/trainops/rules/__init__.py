@@ -6,6 +6,7 @@ from types import ModuleType
 
 from trainops.errors import CannotRun
 from trainops.rules import (
+    cel_rules,
     crd_header,
     duplicate_object,
     empty_render,
@@ -34,6 +35,7 @@ RULES: dict[str, ModuleType] = {
         duplicate_object,
         schema_missing,
         schema,
+        cel_rules,
         pod_security,
         kueue_admission,
         network_reachability,

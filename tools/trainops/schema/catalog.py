@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import jsonschema_rs
 
-from trainops.schema import cache, core
+from trainops.schema import cache, cel, core
 
 _REF = re.compile(r'"\$ref":\s*"#/\$defs/([^"]+)"')
 
@@ -51,7 +51,8 @@ class Catalog:
         self.crd_names: dict[tuple[str, str], str] = {}
         # CRD name -> the folder (a crdRoots entry) whose render installs it
         self.installers: dict[str, str] = dict(installers or {})
-        cel_noted = set()
+        # (group, version, kind) -> the served version's openAPIV3Schema, for CRDs with CEL rules
+        self.cel_schemas: dict[tuple[str, str, str], dict] = {}
         for crd in crds:
             result = cache.converted(crd, self.notes)
             for version, schema in result.versions.items():
@@ -62,11 +63,21 @@ class Catalog:
                     f"CRD {result.name} serves {', '.join(result.unschematized)} without a schema: "
                     "objects of those versions are accepted unchecked"
                 )
-            if result.cel_rules and result.name not in cel_noted:
-                cel_noted.add(result.name)
-                self.notes.append(f"CRD {result.name} has CEL rules (x-kubernetes-validations) that are not checked here")
+            if result.cel_rules:
+                self._keep_cel_schemas(crd, result.group, result.kind)
         self._compiled: dict[str, object] = {}
         self._lookups: dict[tuple[str, str], Lookup | None] = {}
+
+    def _keep_cel_schemas(self, crd: dict, group: str, kind: str) -> None:
+        for version in (crd.get("spec") or {}).get("versions") or []:
+            source = (version.get("schema") or {}).get("openAPIV3Schema") if isinstance(version, dict) else None
+            if version.get("served", True) and isinstance(source, dict) and cel.has_rules(source):
+                self.cel_schemas[(group, version.get("name"), kind)] = source
+
+    def cel_schema(self, api_version: str, kind: str) -> dict | None:
+        """The schema whose CEL rules an object of this apiVersion and kind must pass; None if it has none."""
+        group, _, version = api_version.rpartition("/")
+        return self.cel_schemas.get((group, version, kind))
 
     def installer_of(self, api_version: str, kind: str) -> str | None:
         """The folder that installs the CRD behind a custom resource; None for core kinds."""
