@@ -6,6 +6,7 @@ from types import ModuleType
 
 from trainops.errors import CannotRun
 from trainops.rules import (
+    api_validation,
     cel_rules,
     crd_header,
     duplicate_object,
@@ -36,6 +37,7 @@ RULES: dict[str, ModuleType] = {
         schema_missing,
         schema,
         cel_rules,
+        api_validation,
         pod_security,
         kueue_admission,
         network_reachability,

@@ -1,0 +1,94 @@
+"""The API server's name and pod rules, case by case, and no crash on wrong-typed input."""
+
+from __future__ import annotations
+
+import yaml
+
+from trainops.apivalidation import kinds, meta, names
+from trainops.apivalidation.pod import PodContext, validate_pod_spec
+
+
+def test_qualified_names():
+    assert names.qualified_name("kueue.x-k8s.io/queue-name") == []
+    assert names.qualified_name("app") == []
+    assert names.qualified_name("Example.com/x") == ["prefix part a lowercase RFC 1123 subdomain must consist of lower case "
+                                                     "alphanumeric characters, '-' or '.', and must start and end with an "
+                                                     "alphanumeric character (e.g. 'example.com', regex used for validation is "
+                                                     "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"]
+    assert names.qualified_name("a/b/c")[0].startswith("a qualified name must consist of")
+    assert names.qualified_name("x/" + "a" * 64) == ["name part must be no more than 63 characters"]
+    assert names.qualified_name("/x") == ["prefix part must be non-empty"]
+
+
+def test_names_per_kind():
+    assert meta.name_validator("", "Service")("1-master") and not meta.name_validator("", "Service")("master-1")
+    assert meta.name_validator("", "Namespace")("a.b") and not meta.name_validator("", "ConfigMap")("a.b")
+    assert meta.name_validator("rbac.authorization.k8s.io", "Role")("a/b") == ["may not contain '/'"]
+    assert meta.validate("", "Pod", {"generateName": "train-"}, custom=False) == []
+
+
+def test_port_names():
+    assert names.port_name("pytorchjob-port") == []
+    assert names.port_name("a--b") == ["must not contain consecutive hyphens"]
+    assert names.port_name("8080") == ["must contain at least one letter (a-z)"]
+    assert names.port_name("-http") == ["must not begin or end with a hyphen"]
+
+
+def test_env_names_depend_on_the_kubernetes_version():
+    assert names.env_var_name("1SEED", relaxed=True) == []
+    assert names.env_var_name("1SEED", relaxed=False)
+    assert names.env_var_name("A=B", relaxed=True)
+
+
+def test_kuberay_injects_wait_gcs_ready_into_workers():
+    from trainops.objects import K8sObject
+    from trainops.rendered import Cluster, Rendered
+    from trainops.rules import api_validation
+
+    doc = yaml.safe_load("""
+apiVersion: ray.io/v1
+kind: RayCluster
+metadata: {name: r, namespace: t}
+spec:
+  headGroupSpec: {rayStartParams: {}, template: {spec: {containers: [{name: ray-head, image: ray:2}]}}}
+  workerGroupSpecs:
+    - groupName: w
+      rayStartParams: {}
+      template: {spec: {initContainers: [{name: wait-gcs-ready, image: ray:2}], containers: [{name: ray-worker, image: ray:2}]}}
+""")
+    rendered = Rendered("r", objects=[K8sObject(doc, "r.yaml", 1)])
+    [finding] = api_validation.check(rendered, Cluster([rendered]))
+    assert finding.path == "spec.workerGroupSpecs[0].template.spec.initContainers[0].name"
+    assert finding.message.endswith('Duplicate value: "wait-gcs-ready" (KubeRay adds an init container of that name)')
+
+
+def test_mount_paths_devices_and_sidecar_probes():
+    spec = yaml.safe_load("""
+volumes: [{name: data, persistentVolumeClaim: {claimName: c}}, {name: scratch, emptyDir: {}}]
+initContainers:
+  - {name: setup, image: x, livenessProbe: {exec: {command: [true]}}}
+  - {name: proxy, image: x, restartPolicy: Always, livenessProbe: {exec: {command: [true]}}}
+containers:
+  - name: main
+    image: x
+    volumeMounts: [{name: scratch, mountPath: /a}, {name: scratch, mountPath: /a}]
+    volumeDevices: [{name: scratch, devicePath: /dev/x}]
+""")
+    errors = dict(validate_pod_spec(spec, "spec", PodContext()))
+    assert errors["spec.containers[0].volumeMounts[1].mountPath"] == 'Invalid value: "/a": must be unique'
+    assert errors["spec.containers[0].volumeDevices[0].name"].startswith('Invalid value: "scratch": ')
+    assert errors["spec.initContainers[0].livenessProbe"] == "Forbidden: may not be set for init containers without restartPolicy=Always"
+    assert "spec.initContainers[1].livenessProbe" not in errors
+
+
+def test_wrong_typed_input_never_raises():
+    hostile = yaml.safe_load("""
+containers: [3, {name: [x], ports: 5, env: {a: b}, resources: {requests: [1], limits: {cpu: [2]}}, volumeMounts: [7]}]
+volumes: {a: b}
+initContainers: nope
+restartPolicy: [Always]
+""")
+    validate_pod_spec(hostile, "spec", PodContext(("Never",)))
+    for check in kinds.KIND_CHECKS.values():
+        check({"spec": {"ports": 3, "ingress": [{"ports": [1, {"endPort": "x"}]}], "resources": [], "jobTemplate": 4}})
+    meta.validate("", "Pod", {"name": 3, "labels": [1], "annotations": {"a": None}}, custom=True)

@@ -1,0 +1,119 @@
+"""Name and value syntax, worded as k8s.io/apimachinery/pkg/util/validation words it."""
+
+from __future__ import annotations
+
+import re
+
+DNS1123_LABEL_MAX = 63
+DNS1123_SUBDOMAIN_MAX = 253
+QUALIFIED_NAME_MAX = 63
+LABEL_VALUE_MAX = 63
+
+_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_SUBDOMAIN = _LABEL + r"(\." + _LABEL + ")*"
+_DNS1035 = "[a-z]([-a-z0-9]*[a-z0-9])?"
+_QUALIFIED = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_LABEL_VALUE = "(" + _QUALIFIED + ")?"
+_ENV_NAME = "[-._a-zA-Z][-._a-zA-Z0-9]*"
+
+
+def _full(pattern: str) -> re.Pattern:
+    return re.compile(f"^(?:{pattern})$")
+
+
+_LABEL_RE, _SUBDOMAIN_RE, _DNS1035_RE = _full(_LABEL), _full(_SUBDOMAIN), _full(_DNS1035)
+_QUALIFIED_RE, _LABEL_VALUE_RE, _ENV_NAME_RE = _full(_QUALIFIED), _full(_LABEL_VALUE), _full(_ENV_NAME)
+
+
+def _too_long(limit: int) -> str:
+    return f"must be no more than {limit} characters"
+
+
+def dns1123_label(value: str) -> list[str]:
+    errors = [_too_long(DNS1123_LABEL_MAX)] if len(value) > DNS1123_LABEL_MAX else []
+    if not _LABEL_RE.match(value):
+        errors.append("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
+                      "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
+                      f"validation is '{_LABEL}')")
+    return errors
+
+
+def dns1123_subdomain(value: str) -> list[str]:
+    errors = [_too_long(DNS1123_SUBDOMAIN_MAX)] if len(value) > DNS1123_SUBDOMAIN_MAX else []
+    if not _SUBDOMAIN_RE.match(value):
+        errors.append("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+                      "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
+                      f"validation is '{_SUBDOMAIN}')")
+    return errors
+
+
+def dns1035_label(value: str) -> list[str]:
+    errors = [_too_long(DNS1123_LABEL_MAX)] if len(value) > DNS1123_LABEL_MAX else []
+    if not _DNS1035_RE.match(value):
+        errors.append("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+                      "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', "
+                      f"regex used for validation is '{_DNS1035}')")
+    return errors
+
+
+def qualified_name(value: str) -> list[str]:
+    """Label and annotation keys: an optional DNS subdomain prefix and '/', then a name of at most 63."""
+    parts = value.split("/")
+    if len(parts) == 1:
+        prefix, name = "", parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            return ["prefix part must be non-empty"]
+    else:
+        return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+                "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
+                f"validation is '{_QUALIFIED}') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
+    errors = [f"prefix part {e}" for e in dns1123_subdomain(prefix)] if prefix else []
+    if not name:
+        errors.append("name part must be non-empty")
+    elif len(name) > QUALIFIED_NAME_MAX:
+        errors.append(f"name part {_too_long(QUALIFIED_NAME_MAX)}")
+    if name and not _QUALIFIED_RE.match(name):
+        errors.append("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+                      "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
+                      f"validation is '{_QUALIFIED}')")
+    return errors
+
+
+def label_value(value: str) -> list[str]:
+    errors = [_too_long(LABEL_VALUE_MAX)] if len(value) > LABEL_VALUE_MAX else []
+    if not _LABEL_VALUE_RE.match(value):
+        errors.append("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+                      "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
+                      f"'12345', regex used for validation is '{_LABEL_VALUE}')")
+    return errors
+
+
+def port_name(value: str) -> list[str]:
+    """IANA_SVC_NAME (RFC 6335), as container and Service port names must be."""
+    errors = []
+    if len(value) > 15:
+        errors.append("must be no more than 15 characters")
+    if not re.match(r"^[-a-z0-9]+$", value):
+        errors.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+    if "--" in value:
+        errors.append("must not contain consecutive hyphens")
+    if not re.search(r"[a-z]", value):
+        errors.append("must contain at least one letter (a-z)")
+    if value.startswith("-") or value.endswith("-"):
+        errors.append("must not begin or end with a hyphen")
+    return errors
+
+
+def env_var_name(value: str, relaxed: bool) -> list[str]:
+    """Environment variable names: C-identifier-like before Kubernetes v1.34, any printable ASCII but '=' after."""
+    if relaxed:
+        if not value or "=" in value or any(not (" " <= c <= "~") for c in value):
+            return ["a valid environment variable name must consist only of printable ASCII characters other than '='"]
+        return []
+    if not _ENV_NAME_RE.match(value):
+        return ["a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', "
+                "and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used "
+                f"for validation is '{_ENV_NAME}')"]
+    return []

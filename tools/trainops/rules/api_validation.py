@@ -1,0 +1,104 @@
+"""Objects pass the API server's own validation, and so do the Pods operators build from templates.
+
+What it catches — what the API server rejects although every OpenAPI schema accepts it, worded as
+the API server words it (kubernetes pkg/apis/core/validation and friends):
+- ObjectMeta: names per kind (DNS subdomain; DNS label for Namespaces; DNS-1035 label for
+  Services; `<plural>.<group>` for CRDs; path segments for RBAC), generateName, namespace, label
+  keys and values, annotation keys and their total size; and, for custom resources, unknown
+  fields under `metadata` (a `namepsace:` typo fails strict decoding instead of silently landing
+  the object in no namespace).
+- Pod specs, wherever they are nested: unique container, init container and volume names;
+  volumeMounts and volumeDevices naming existing volumes, unique mount paths; container ports
+  (1–65535, IANA service names of at most 15 characters, unique per container); env var names
+  (the stricter pre-v1.34 rule while `kubernetesVersions` holds an older version); quantity syntax
+  and requests above limits; probes with exactly one handler; restartPolicy per controller (Job
+  and CronJob pods OnFailure or Never, Deployments and other controllers Always).
+- Job/CronJob counts and schedule, PVCs without an access mode or storage request, Services
+  without ports or with unnamed ports among several, NetworkPolicy `endPort` below `port`.
+- The Pods operators create from templates in custom resources (Kubeflow jobs, Ray clusters and
+  jobs, JobSet, Volcano): validated as Pods, with the init containers operators add
+  (`init-pytorch` from the Training Operator, `wait-gcs-ready` from KubeRay) counted for name
+  clashes; a JobSet's templates become Jobs, so their restart policy is checked too.
+
+Why it matters: a core object fails `kubectl apply`; a template in a custom resource is accepted
+with its resource, and its Pods are rejected later, when the operator creates them: the job
+never starts, and the reason sits in the operator's events.
+
+How to fix: follow the message; the path names the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from trainops.apivalidation import kinds, meta
+from trainops.apivalidation.pod import PodContext, validate_pod_spec
+from trainops.findings import Finding, Severity
+from trainops.objects import K8sObject
+from trainops.psa.pods import pod_templates
+from trainops.rendered import Cluster, Rendered
+
+ID = "api-validation"
+SEVERITY = Severity.ERROR
+SUMMARY = "objects, and the Pods operators build from their templates, pass the API server's own validation"
+
+RELAXED_ENV_NAMES_FROM = 34  # RelaxedEnvironmentVariableValidation is on by default from Kubernetes v1.34
+_OPERATORS = {"kubeflow.org": "the Training Operator", "ray.io": "KubeRay", "jobset.x-k8s.io": "the JobSet controller",
+              "batch.volcano.sh": "Volcano"}
+
+
+def _relaxed(cluster: Cluster) -> bool:
+    versions = getattr(cluster.catalog, "kubernetes_versions", None) or []
+    minors = [int(v.split(".")[1]) for v in versions if isinstance(v, str) and v.count(".") == 1 and v.split(".")[1].isdigit()]
+    return bool(minors) and min(minors) >= RELAXED_ENV_NAMES_FROM
+
+
+def _template_context(obj: K8sObject, path: str, custom: bool, relaxed: bool) -> PodContext:
+    if not custom:
+        return PodContext(kinds.RESTART_POLICIES.get((obj.group, obj.kind)), relaxed)
+    spec = obj.doc.get("spec") if isinstance(obj.doc.get("spec"), dict) else {}
+    injected: dict[str, str] = {}
+    policies = None
+    if obj.group == "kubeflow.org" and obj.kind == "PyTorchJob":
+        if "Master" in (spec.get("pytorchReplicaSpecs") or {}) and ".Master." not in f"{path}.":
+            injected["init-pytorch"] = "the Training Operator"
+    elif obj.group == "ray.io" and "workerGroupSpecs[" in path:
+        injected["wait-gcs-ready"] = "KubeRay"
+    elif obj.group == "jobset.x-k8s.io":
+        policies = kinds.RESTART_POLICIES[("batch", "Job")]  # each replicated job's template becomes a Job
+    return PodContext(policies, relaxed, injected)
+
+
+def _is_custom(obj: K8sObject, cluster: Cluster) -> bool:
+    catalog = cluster.catalog
+    return bool(catalog is not None and catalog.installer_of(obj.api_version, obj.kind) is not None) or obj.group in _OPERATORS
+
+
+def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[str, str]]:
+    custom = _is_custom(obj, cluster)
+    metadata = obj.doc.get("metadata") if isinstance(obj.doc.get("metadata"), dict) else {}
+    yield from meta.validate(obj.group, obj.kind, metadata, custom=custom)
+    if obj.group == "apiextensions.k8s.io" and obj.kind == "CustomResourceDefinition":
+        yield from meta.validate_crd_name(obj.doc)
+    check = kinds.KIND_CHECKS.get((obj.group, obj.kind))
+    if check is not None:
+        yield from check(obj.doc)
+    for template in pod_templates(obj.doc):
+        prefix = ""
+        if custom:
+            made = "Job" if obj.group == "jobset.x-k8s.io" else "Pod"
+            prefix = f"the {made} {_OPERATORS.get(obj.group, 'its operator')} creates from this template is rejected: "
+        if template.path:
+            labels_meta = {k: template.metadata.get(k) for k in ("labels", "annotations") if isinstance(template.metadata, dict)}
+            for path, message in meta.validate("", "Pod", labels_meta, custom=False, path=template.child("metadata")):
+                yield path, prefix + message
+        context = _template_context(obj, template.path, custom, relaxed)
+        for path, message in validate_pod_spec(template.spec, template.child("spec"), context):
+            yield path, prefix + message
+
+
+def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
+    relaxed = _relaxed(cluster)
+    for obj in rendered.objects:
+        for path, message in dict.fromkeys(_errors(obj, cluster, relaxed)):
+            yield Finding(ID, SEVERITY, message, rendered.root, obj.file, obj.line, obj.ref, path)
