@@ -29,31 +29,30 @@ def _too_long(limit: int) -> str:
     return f"must be no more than {limit} characters"
 
 
+def _syntax(value: str, limit: int, pattern: re.Pattern, message: str) -> list[str]:
+    errors = [_too_long(limit)] if len(value) > limit else []
+    return errors + ([message] if not pattern.match(value) else [])
+
+
 def dns1123_label(value: str) -> list[str]:
-    errors = [_too_long(DNS1123_LABEL_MAX)] if len(value) > DNS1123_LABEL_MAX else []
-    if not _LABEL_RE.match(value):
-        errors.append("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
-                      "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
-                      f"validation is '{_LABEL}')")
-    return errors
+    return _syntax(value, DNS1123_LABEL_MAX, _LABEL_RE,
+                   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
+                   "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
+                   f"validation is '{_LABEL}')")
 
 
 def dns1123_subdomain(value: str) -> list[str]:
-    errors = [_too_long(DNS1123_SUBDOMAIN_MAX)] if len(value) > DNS1123_SUBDOMAIN_MAX else []
-    if not _SUBDOMAIN_RE.match(value):
-        errors.append("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-                      "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
-                      f"validation is '{_SUBDOMAIN}')")
-    return errors
+    return _syntax(value, DNS1123_SUBDOMAIN_MAX, _SUBDOMAIN_RE,
+                   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+                   "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
+                   f"validation is '{_SUBDOMAIN}')")
 
 
 def dns1035_label(value: str) -> list[str]:
-    errors = [_too_long(DNS1123_LABEL_MAX)] if len(value) > DNS1123_LABEL_MAX else []
-    if not _DNS1035_RE.match(value):
-        errors.append("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
-                      "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', "
-                      f"regex used for validation is '{_DNS1035}')")
-    return errors
+    return _syntax(value, DNS1123_LABEL_MAX, _DNS1035_RE,
+                   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+                   "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', "
+                   f"regex used for validation is '{_DNS1035}')")
 
 
 def qualified_name(value: str) -> list[str]:
@@ -82,12 +81,10 @@ def qualified_name(value: str) -> list[str]:
 
 
 def label_value(value: str) -> list[str]:
-    errors = [_too_long(LABEL_VALUE_MAX)] if len(value) > LABEL_VALUE_MAX else []
-    if not _LABEL_VALUE_RE.match(value):
-        errors.append("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
-                      "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
-                      f"'12345', regex used for validation is '{_LABEL_VALUE}')")
-    return errors
+    return _syntax(value, LABEL_VALUE_MAX, _LABEL_VALUE_RE,
+                   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+                   "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
+                   f"'12345', regex used for validation is '{_LABEL_VALUE}')")
 
 
 def port_name(value: str) -> list[str]:
