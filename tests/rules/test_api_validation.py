@@ -41,3 +41,14 @@ def test_bad(findings_of):
     )
     assert len(found) == 21
     assert all(f.file == "tests/rules/fixtures/api-validation/bad.yaml" for f in findings_of(RULE, "bad.yaml"))
+
+
+def test_the_init_container_the_operator_injects_is_part_of_the_pod(findings_of):
+    [finding] = findings_of(RULE, "bad-injected.yaml")
+    assert finding.object.kind == "PyTorchJob"
+    assert finding.path == "spec.pytorchReplicaSpecs.Worker.template.spec.initContainers"
+    assert finding.message.startswith(
+        'the Pod the Training Operator creates from this template is rejected: Invalid value: "200m": '
+        "must be less than or equal to cpu limit of 100m (in the init-pytorch container the Training Operator injects, "
+        "from ConfigMap pytorch-init-container"
+    )

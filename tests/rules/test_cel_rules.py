@@ -24,15 +24,18 @@ def catalog() -> Catalog:
 
 def findings(catalog, fixture: str):
     rendered = load_root(Root(RULE_FIXTURES / "cel-rules" / fixture), None, None)
-    return {(f.object.name, f.path): f.message for f in cel_rules.check(rendered, Cluster([rendered], catalog=catalog))}
+    return list(cel_rules.check(rendered, Cluster([rendered], catalog=catalog)))
 
 
 def test_good(catalog):
-    assert findings(catalog, "good.yaml") == {}
+    assert findings(catalog, "good.yaml") == []
 
 
 def test_bad(catalog):
-    assert findings(catalog, "bad.yaml") == {
+    found = findings(catalog, "bad.yaml")
+    assert {(f.rule, f.file) for f in found} == {("cel-rules", "tests/rules/fixtures/cel-rules/bad.yaml")}
+    assert [f.line for f in found] == [2, 15, 28, 40, 48]
+    assert {(f.object.name, f.path): f.message for f in found} == {
         ("short-flavor", "spec.resourceGroups[0]"):
             'Invalid value: "object": flavors must have the same number of resources as the coveredResources',
         ("lonely-borrower", "spec"):

@@ -35,6 +35,7 @@ from trainops.apivalidation import kinds, meta
 from trainops.apivalidation.pod import PodContext, validate_pod_spec
 from trainops.findings import Finding, Severity
 from trainops.objects import K8sObject
+from trainops.psa.injected import pytorch_init, receives_pytorch_init
 from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
 
@@ -69,6 +70,19 @@ def _template_context(obj: K8sObject, path: str, custom: bool, relaxed: bool) ->
     return PodContext(policies, relaxed, injected)
 
 
+def _with_injected(obj: K8sObject, template, cluster: Cluster) -> tuple[dict, list]:
+    """The pod spec with the init container the Training Operator injects into PyTorchJob workers, and where it sits."""
+    if not receives_pytorch_init(obj.doc, template.path):
+        return template.spec, []
+    injected = cluster.memo("pytorch-init", pytorch_init)
+    if injected.error or not injected.containers:
+        return template.spec, []
+    existing = template.spec.get("initContainers") if isinstance(template.spec.get("initContainers"), list) else []
+    spec = {**template.spec, "initContainers": existing + injected.containers}
+    base = template.child("spec.initContainers")
+    return spec, [(f"{base}[{len(existing) + i}]", injected.source) for i in range(len(injected.containers))]
+
+
 def _is_custom(obj: K8sObject, cluster: Cluster) -> bool:
     catalog = cluster.catalog
     return bool(catalog is not None and catalog.installer_of(obj.api_version, obj.kind) is not None) or obj.group in _OPERATORS
@@ -93,7 +107,14 @@ def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[s
             for path, message in meta.validate("", "Pod", labels_meta, custom=False, path=template.child("metadata")):
                 yield path, prefix + message
         context = _template_context(obj, template.path, custom, relaxed)
-        for path, message in validate_pod_spec(template.spec, template.child("spec"), context):
+        spec, injected = _with_injected(obj, template, cluster)
+        for path, message in validate_pod_spec(spec, template.child("spec"), context):
+            source = next((source for where, source in injected if path.startswith(where)), None)
+            if source is not None:
+                if message.startswith("Duplicate value"):
+                    continue  # reported at the template's own container of that name
+                message = f"{message} (in the init-pytorch container the Training Operator injects, from {source})"
+                path = template.child("spec.initContainers")
             yield path, prefix + message
 
 
