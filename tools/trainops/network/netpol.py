@@ -185,12 +185,17 @@ class Cluster:
     def __init__(self, policies: list[Policy], namespace_labels: Mapping[str, Mapping[str, str]]):
         self.policies = policies
         self._namespace_labels = namespace_labels
+        # A policy isolates only pods of its own namespace: look there alone (a corpus has thousands).
+        self._by_namespace: dict[str, list[Policy]] = {}
+        for policy in policies:
+            self._by_namespace.setdefault(policy.namespace, []).append(policy)
+        self._verdicts: dict[tuple, Verdict] = {}
 
     def labels_of_namespace(self, name: str) -> dict[str, str]:
         return {**self._namespace_labels.get(name, {}), NAMESPACE_NAME_LABEL: name}
 
     def isolating(self, endpoint: Endpoint, direction: str) -> list[Policy]:
-        return [p for p in self.policies if p.selects(endpoint, direction)]
+        return [p for p in self._by_namespace.get(endpoint.namespace or "", []) if p.selects(endpoint, direction)]
 
     def _peer_matches(self, peer: dict, policy: Policy, other: Endpoint) -> bool:
         if "ipBlock" in peer:
@@ -239,9 +244,17 @@ class Cluster:
         return allowed, isolating
 
     def allowed(self, source: Endpoint, destination: Endpoint) -> Verdict:
-        egress, egress_policies = self._direction(source, destination, destination, "Egress")
-        ingress, ingress_policies = self._direction(destination, source, destination, "Ingress")
-        return Verdict(egress & ingress, egress, egress_policies, ingress, ingress_policies)
+        key = (_key(source), _key(destination))
+        if key not in self._verdicts:  # many pods share labels: each pair of kinds of pod is worked out once
+            egress, egress_policies = self._direction(source, destination, destination, "Egress")
+            ingress, ingress_policies = self._direction(destination, source, destination, "Ingress")
+            self._verdicts[key] = Verdict(egress & ingress, egress, egress_policies, ingress, ingress_policies)
+        return self._verdicts[key]
+
+
+def _key(endpoint: Endpoint) -> tuple:
+    return (endpoint.namespace, endpoint.address, tuple(sorted(endpoint.labels.items())),
+            tuple(sorted(endpoint.named_ports.items())))
 
 
 @dataclass(frozen=True)
