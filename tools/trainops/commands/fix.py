@@ -30,10 +30,10 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     roots = roots_from_arguments(args.paths) if args.paths else default_roots(config)
     crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
-    renderer = renderer_from(args) if any(r.is_kustomization for r in roots + crd_roots) else None
+    renderer = renderer_from(args, config) if any(r.is_kustomization for r in roots + crd_roots) else None
     loaded = load_or_fail(roots + crd_roots, renderer)
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
-    catalog = catalog_for(loaded, versions, crd_roots)
+    catalog = catalog_for(loaded, versions, crd_roots, config.folder if config else None)
     changed = 0
     files = dict.fromkeys(file for rendered in loaded[: len(roots)] for file in source_files(rendered))
     for file in files:

@@ -43,7 +43,7 @@ def collect(roots: list[Root], renderer) -> list[pins.Pin]:
 def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     roots = roots_from_arguments(args.paths) if args.paths else default_roots(config)
-    renderer = renderer_from(args) if any(r.is_kustomization for r in roots) else None
+    renderer = renderer_from(args, config) if any(r.is_kustomization for r in roots) else None
     found = collect(roots, renderer)
     if args.format == "json":
         json.dump([{**p.as_dict(), "problem": pins.problem(p)} for p in found], sys.stdout, indent=2)
