@@ -77,6 +77,33 @@ def kustomization_pins(root: Path) -> list[Pin]:
     return pins
 
 
+def image_entries(root: Path) -> list[Pin]:
+    """The `images:` entries of the kustomizations a root reaches: where an overlay sets an image's
+    name and version, which is where a user changes it (not the upstream file that mentions it).
+    Named as the rendered objects name the image (newName when it renames)."""
+    entries = []
+    for folder in kustomization.reachable(root):
+        file = kustomization.kustomization_file(folder)
+        if file is None:
+            continue
+        lines = file.read_text().splitlines()
+        for entry in kustomization.read_kustomization(folder).get("images") or []:
+            if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+                continue
+            name = entry.get("newName") or entry["name"]
+            version = entry.get("digest") or entry.get("newTag")
+            line = _entry_line(lines, entry["name"])
+            entries.append(Pin("image", str(name), str(version) if version is not None else None, display(file), line))
+    return entries
+
+
+def _entry_line(lines: list[str], name: str) -> int | None:
+    """The line of a `- name: NAME` list entry (the first line mentioning NAME if none)."""
+    mentions = [n for n, text in enumerate(lines, 1) if name in text and not text.lstrip().startswith("#")]
+    exact = [n for n in mentions if lines[n - 1].partition("name:")[2].strip().strip("'\"") == name]
+    return (exact or mentions or [None])[0]
+
+
 def image_pins(rendered: Rendered) -> list[Pin]:
     pins = []
     for obj in rendered.objects:
