@@ -6,17 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from helpers import run_trainops, write_tree
+from helpers import RESTRICTED_NAMESPACE, run_trainops, write_tree
 from trainops import mirror as mirror_module
 
-RESTRICTED_NAMESPACE = """apiVersion: v1
-kind: Namespace
-metadata:
-  name: team
-  labels:
-    pod-security.kubernetes.io/enforce: restricted
-    pod-security.kubernetes.io/enforce-version: v1.32
-"""
 PRIVILEGED_JOB = """apiVersion: batch/v1
 kind: Job
 metadata:

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from helpers import run_trainops, write_tree
+from helpers import git, run_trainops, write_tree
 from trainops.kustomize import find_kustomize
 from trainops.render import Renderer
 from trainops.report import REVIEW_REPORTERS
@@ -90,12 +88,6 @@ SIDECAR = "spec.template.spec.containers[name=sidecar].image"
 WEB = "spec.template.spec.containers[name=web].image"
 
 
-def _git(repo: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
-    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env).stdout.strip()
-
-
 def _tree(ref: str, tag: str, app: str) -> dict[str, str]:
     return {
         "trainops.yaml": "roots: [operators/kuberay, apps]\ncrdRoots: [operators/kuberay]\n",
@@ -110,14 +102,14 @@ def _tree(ref: str, tag: str, app: str) -> dict[str, str]:
 def scratch(tmp_path_factory) -> Path:
     """A git repository with two commits: `base`, and `head` (the bump)."""
     repo = tmp_path_factory.mktemp("scratch")
-    _git(repo, "init", "-q")
+    git(repo, "init", "-q")
     write_tree(repo, _tree("v1.2.2", '"1.0"', BASE_APP))
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "base")
-    _git(repo, "tag", "base")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    git(repo, "tag", "base")
     write_tree(repo, _tree("v1.7.0", "latest", HEAD_APP))
-    _git(repo, "commit", "-qam", "bump")
-    _git(repo, "tag", "head")
+    git(repo, "commit", "-qam", "bump")
+    git(repo, "tag", "head")
     return repo
 
 

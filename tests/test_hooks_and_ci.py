@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import REPO, write_tree
+from helpers import REPO, RESTRICTED_NAMESPACE, git, write_tree
 
 WORKFLOW = REPO / ".github" / "workflows" / "trainops.yaml"
 HOOKS = REPO / ".pre-commit-hooks.yaml"
@@ -45,14 +45,6 @@ WIDGET_NOTE = (
     '#     no matches for kind "Widget" in version "example.com/v1"\n'
 )
 WIDGET = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: team}\nspec: {size: 1}\n"
-NAMESPACE = """apiVersion: v1
-kind: Namespace
-metadata:
-  name: team
-  labels:
-    pod-security.kubernetes.io/enforce: restricted
-    pod-security.kubernetes.io/enforce-version: v1.32
-"""
 POD = """apiVersion: v1
 kind: Pod
 metadata: {name: train, namespace: team}
@@ -65,12 +57,6 @@ spec:
 """
 
 
-def _git(repo: Path, *args: str) -> None:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
-    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
-
-
 @pytest.fixture(scope="module")
 def user_repository(tmp_path_factory) -> Path:
     repo = tmp_path_factory.mktemp("user")
@@ -79,7 +65,7 @@ def user_repository(tmp_path_factory) -> Path:
         "crds/kustomization.yaml": "resources:\n  - widget.yaml\n",
         "crds/widget.yaml": WIDGET_CRD,
         "base/kustomization.yaml": "resources:\n  - namespace.yaml\n",
-        "base/namespace.yaml": NAMESPACE,
+        "base/namespace.yaml": RESTRICTED_NAMESPACE,
         "apps/kustomization.yaml": "resources:\n  - pod.yaml\n  - widget.yaml\n",
         "apps/pod.yaml": POD.replace("{extra}", ""),
         "apps/widget.yaml": WIDGET_NOTE + WIDGET,
@@ -87,9 +73,9 @@ def user_repository(tmp_path_factory) -> Path:
         "overlays/dev/platform/kustomization.yaml": "resources:\n  - ../../../base\n",
         "overlays/dev/workloads/kustomization.yaml": "resources:\n  - ../../../apps\n",
     })
-    _git(repo, "init", "-q")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "clean")
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "clean")
     return repo
 
 
@@ -114,7 +100,7 @@ def test_hooks_through_pre_commit_try_repo(user_repository, tmp_path_factory):
     # A bad change: the Pod becomes privileged. Checked alone it would pass (no namespace, no Pod
     # Security); the hook checks it in its environment, where the namespace is restricted.
     (user_repository / "apps" / "pod.yaml").write_text(POD.replace("{extra}", ", privileged: true"))
-    _git(user_repository, "add", "apps/pod.yaml")
+    git(user_repository, "add", "apps/pod.yaml")
     bad = _pre_commit(user_repository, "trainops-validate", "apps/pod.yaml", home=home)
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert "Failed" in bad.stdout
@@ -124,7 +110,7 @@ def test_hooks_through_pre_commit_try_repo(user_repository, tmp_path_factory):
     fixed = _pre_commit(user_repository, "trainops-fix-check", "apps/widget.yaml", home=home)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     (user_repository / "apps" / "widget.yaml").write_text(WIDGET)
-    _git(user_repository, "add", "apps/widget.yaml")
+    git(user_repository, "add", "apps/widget.yaml")
     missing = _pre_commit(user_repository, "trainops-fix-check", "apps/widget.yaml", home=home)
     assert missing.returncode == 1, missing.stdout + missing.stderr
     assert "+#   Widget example.com/v1 (crds):" in missing.stdout

@@ -6,6 +6,7 @@ Shared by the `pinned` rule (which judges them) and `trainops pins` (which lists
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,15 +50,18 @@ def split_image(image: str) -> tuple[str, str | None]:
     return image, None
 
 
+def _kustomizations(root: Path) -> Iterator[tuple[Path, list[str], dict]]:
+    """(file, its lines, its content) of every kustomization a root reaches."""
+    for folder in kustomization.reachable(root):
+        file = kustomization.kustomization_file(folder)
+        if file is not None:
+            yield file, file.read_text().splitlines(), kustomization.read_kustomization(folder)
+
+
 def kustomization_pins(root: Path) -> list[Pin]:
     """Remote bases, remote files and Helm charts in the kustomizations a root reaches."""
     pins = []
-    for folder in kustomization.reachable(root):
-        file = kustomization.kustomization_file(folder)
-        if file is None:
-            continue
-        lines = file.read_text().splitlines()
-        data = kustomization.read_kustomization(folder)
+    for file, lines, data in _kustomizations(root):
         for field in ("resources", "bases", "components"):
             for entry in data.get(field) or []:
                 if not isinstance(entry, str) or not _GIT_REMOTE.match(entry):
@@ -82,12 +86,8 @@ def image_entries(root: Path) -> list[Pin]:
     name and version, which is where a user changes it (not the upstream file that mentions it).
     Named as the rendered objects name the image (newName when it renames)."""
     entries = []
-    for folder in kustomization.reachable(root):
-        file = kustomization.kustomization_file(folder)
-        if file is None:
-            continue
-        lines = file.read_text().splitlines()
-        for entry in kustomization.read_kustomization(folder).get("images") or []:
+    for file, lines, data in _kustomizations(root):
+        for entry in data.get("images") or []:
             if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
                 continue
             name = entry.get("newName") or entry["name"]

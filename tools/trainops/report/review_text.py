@@ -70,21 +70,20 @@ def _compatible(console: Console, changes: list[SchemaChange]) -> None:
         console.print(f"  [dim]compatible[/] {escape(' '.join(p for p in (crd, version) if p))}: {count}{escape(message)}{escape(named)}")
 
 
+def _versions(console: Console, title: str, rows: list[tuple]) -> None:
+    """Pins or images: what, old → new, and where the head sets it."""
+    if rows:
+        console.print(f"\n[bold]{title}[/bold]")
+    for what, old, new, where in rows:
+        place = f"  ({where})" if where else ""
+        console.print(f"  {escape(what)}: [red]{escape(versions(old))}[/] → [green]{escape(versions(new))}[/]{escape(place)}")
+
+
 def write(review: Review, out: TextIO) -> None:
     console = Console(file=out, highlight=False, soft_wrap=True)
     console.print(f"[bold]trainops diff[/bold] {escape(review.base.describe())} → {escape(review.head.describe())}")
-    if review.pins:
-        console.print("\n[bold]Pins[/bold]")
-        for pin in review.pins:
-            where = f"  ({pin.where})" if pin.where else ""
-            console.print(f"  {escape(pin.kind)} {escape(pin.what)}: [red]{escape(versions(pin.old))}[/] → "
-                          f"[green]{escape(versions(pin.new))}[/]{escape(where)}")
-    if review.images:
-        console.print("\n[bold]Images[/bold]")
-        for image in review.images:
-            where = f"  ({image.where})" if image.where else ""
-            console.print(f"  {escape(image.name)}: [red]{escape(versions(image.old))}[/] → "
-                          f"[green]{escape(versions(image.new))}[/]{escape(where)}")
+    _versions(console, "Pins", [(f"{p.kind} {p.what}", p.old, p.new, p.where) for p in review.pins])
+    _versions(console, "Images", [(i.name, i.old, i.new, i.where) for i in review.images])
     if review.schema_changes:
         breaking = review.breaking
         console.print(f"\n[bold]CRD schema changes[/bold]: {len(breaking)} breaking, "
