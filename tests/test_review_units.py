@@ -105,3 +105,24 @@ def test_unnamed_items_added_and_removed():
     old = {"rules": [{"verbs": ["get"]}, {"verbs": ["list"]}]}
     new = {"rules": [{"verbs": ["list"]}, {"verbs": ["watch"]}, {"verbs": ["create"]}]}
     assert [(c.path, c.change) for c in diff(old, new)] == [("rules[0]", "removed"), ("rules[1]", "added"), ("rules[2]", "added")]
+
+
+def test_limits_patterns_and_rules():
+    old = copy.deepcopy(SPEC)
+    old["properties"]["items"]["maxItems"] = 10
+    old["properties"]["mode"]["x-kubernetes-validations"] = [{"rule": "self != 'x'"}]
+    new = copy.deepcopy(old)
+    new["properties"]["items"]["maxItems"] = 18  # looser
+    new["properties"]["items"]["minItems"] = 1  # a new lower limit
+    new["properties"]["mode"]["pattern"] = "^[a-z]+$"
+    new["properties"]["mode"]["x-kubernetes-validations"] = [{"rule": "size(self) < 8"}]
+    new["properties"]["items"]["x-kubernetes-list-type"] = "atomic"
+    new["properties"]["size"]["description"] = "not listed"
+    assert _changes(_crd({"v1": old}), _crd({"v1": new})) == {
+        ("v1", "spec.items", "maxItems loosened from 10 to 18", False),
+        ("v1", "spec.items", "minItems 1 added", True),
+        ("v1", "spec.items", "x-kubernetes-list-type changed from None to atomic (how server-side apply merges it)", False),
+        ("v1", "spec.mode", "pattern added: ^[a-z]+$", True),
+        ("v1", "spec.mode", "validation rule added: size(self) < 8", True),
+        ("v1", "spec.mode", "validation rule removed: self != 'x'", False),
+    }

@@ -8,10 +8,13 @@ A change is breaking when an object valid before may be rejected, or lose data, 
 - a field becomes required, including a new field that is required from the start;
 - an enum loses values or appears where any value was allowed; a type changes, except widenings
   (integer to number, to int-or-string) that accept every value accepted before;
-- `x-kubernetes-preserve-unknown-fields` is dropped (fields it kept are now pruned).
+- `x-kubernetes-preserve-unknown-fields` is dropped (fields it kept are now pruned);
+- a limit tightens or appears (maxItems, maxLength, maximum… lower; min… higher), a pattern
+  appears or changes, or a CEL rule (`x-kubernetes-validations`) is added.
 
-Everything else (a new version or field, a wider enum, descriptions, defaults) is listed as a
-compatible change. Schemas are compared per version served on both sides.
+A new version or field, a wider enum, a looser limit, a removed rule and a changed list or map type
+(how server-side apply merges) are listed as compatible changes; descriptions and defaults are not
+listed. Schemas are compared per version served on both sides.
 """
 
 from __future__ import annotations
@@ -20,6 +23,11 @@ from dataclasses import dataclass
 
 _INT_OR_STRING = "x-kubernetes-int-or-string"
 _PRESERVE = "x-kubernetes-preserve-unknown-fields"
+_VALIDATIONS = "x-kubernetes-validations"
+_MERGE_KEYS = ("x-kubernetes-list-type", "x-kubernetes-list-map-keys", "x-kubernetes-map-type")
+# Keyword -> whether it is an upper limit (else a lower one).
+_LIMITS = {"maximum": True, "maxLength": True, "maxItems": True, "maxProperties": True,
+           "minimum": False, "minLength": False, "minItems": False, "minProperties": False}
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,16 @@ def _compare(crd: str, version: str, path: str, old: dict, new: dict) -> list[Sc
             found.append(change(f"enum widened: {_values(gained)} allowed", False))
     if old.get(_PRESERVE) and not new.get(_PRESERVE):
         found.append(change("no longer preserves unknown fields: fields it kept are pruned", True))
+    found += [change(message, breaking) for message, breaking in _bounds(old, new)]
+    if old.get("pattern") != new.get("pattern") and new.get("pattern") is not None:
+        found.append(change(f"pattern {'changed' if old.get('pattern') else 'added'}: {new['pattern']}", True))
+    old_rules = [r.get("rule") for r in old.get(_VALIDATIONS) or [] if isinstance(r, dict)]
+    new_rules = [r.get("rule") for r in new.get(_VALIDATIONS) or [] if isinstance(r, dict)]
+    found += [change(f"validation rule added: {rule}", True) for rule in new_rules if rule not in old_rules]
+    found += [change(f"validation rule removed: {rule}", False) for rule in old_rules if rule not in new_rules]
+    for key in _MERGE_KEYS:
+        if old.get(key) != new.get(key):
+            found.append(change(f"{key} changed from {old.get(key)} to {new.get(key)} (how server-side apply merges it)", False))
     old_props, new_props = old.get("properties") or {}, new.get("properties") or {}
     old_required, new_required = set(old.get("required") or []), set(new.get("required") or [])
     for name in sorted(old_props.keys() | new_props.keys()):
@@ -97,6 +115,24 @@ def _compare(crd: str, version: str, path: str, old: dict, new: dict) -> list[Sc
     for key, suffix in (("items", "[]"), ("additionalProperties", ".*")):
         if isinstance(old.get(key), dict) and isinstance(new.get(key), dict):
             found += _compare(crd, version, path + suffix, old[key], new[key])
+    return found
+
+
+def _bounds(old: dict, new: dict) -> list[tuple[str, bool]]:
+    """Limits that tighten (a lower maximum, a higher minimum, one that did not exist) reject
+    values accepted before; limits that loosen do not."""
+    found = []
+    for key, upper in _LIMITS.items():
+        before, after = old.get(key), new.get(key)
+        if before == after or not all(isinstance(v, (int, float)) or v is None for v in (before, after)):
+            continue
+        if after is None:
+            found.append((f"{key} {before} removed", False))
+        elif before is None:
+            found.append((f"{key} {after} added", True))
+        else:
+            tighter = after < before if upper else after > before
+            found.append((f"{key} {'tightened' if tighter else 'loosened'} from {before} to {after}", tighter))
     return found
 
 

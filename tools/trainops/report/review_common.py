@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from trainops.objectdiff import ABSENT, FieldChange
-from trainops.review import ObjectChange, Review
+from trainops.review import CRD_KIND, ObjectChange, Review
 
 MAX_VALUE = 120  # characters of one value on a line; the JSON report has them whole
 MAX_FIELDS = 40  # field changes shown per object
@@ -36,9 +36,19 @@ def shown_fields(change: ObjectChange) -> tuple[list[FieldChange], int]:
     """The fields to list for an object, and how many are left out. A CRD's schema edits are
     summarised by the schema comparison instead of listed one by one."""
     fields = change.fields
-    if change.schema:
+    if change.key.kind == CRD_KIND:
         fields = [f for f in fields if not f.path.startswith("spec.versions")]
-    return fields[:MAX_FIELDS], len(change.fields) - len(fields[:MAX_FIELDS])
+    return fields[:MAX_FIELDS], len(fields) - len(fields[:MAX_FIELDS])
+
+
+def schema_summary(change: ObjectChange) -> str | None:
+    """One line for a CRD's schema edits, which the schema comparison lists."""
+    edits = sum(f.path.startswith("spec.versions") for f in change.fields)
+    if change.key.kind != CRD_KIND or not edits:
+        return None
+    breaking = sum(s.breaking for s in change.schema)
+    return (f"schema: {edits} field change(s) in spec.versions; {len(change.schema)} listed under CRD schema "
+            f"changes ({breaking} breaking), the rest descriptions and the like (--format json lists every one)")
 
 
 def totals(review: Review) -> dict[str, int]:

@@ -11,7 +11,7 @@ from typing import TextIO
 
 from trainops.findings import Finding
 from trainops.objectdiff import FieldChange
-from trainops.report.review_common import headline, multiline, shown_fields, value, versions
+from trainops.report.review_common import headline, multiline, schema_summary, shown_fields, value, versions
 from trainops.crddiff import SchemaChange
 from trainops.review import ObjectChange, Review, RootDiff
 
@@ -52,8 +52,9 @@ def _object_lines(change: ObjectChange) -> list[str]:
     fields, hidden = shown_fields(change)
     for field in fields:
         lines += _field_lines(field)
-    if change.schema:
-        lines.append(f"  schema: {len(change.schema)} change(s), {sum(s.breaking for s in change.schema)} breaking (see above)")
+    summary = schema_summary(change)
+    if summary:
+        lines.append(f"  {summary}")
     if hidden:
         lines.append(f"  … {hidden} more field change(s) (--format json lists every one)")
     return lines

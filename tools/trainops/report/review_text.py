@@ -12,7 +12,7 @@ from rich.markup import escape
 from trainops.crddiff import SchemaChange
 from trainops.findings import Finding
 from trainops.objectdiff import FieldChange
-from trainops.report.review_common import headline, multiline, shown_fields, value, versions
+from trainops.report.review_common import headline, multiline, schema_summary, shown_fields, value, versions
 from trainops.review import ObjectChange, Review
 
 _MARK = {"added": ("+", "green"), "removed": ("-", "red"), "changed": ("~", "yellow")}
@@ -51,9 +51,9 @@ def _object(console: Console, change: ObjectChange) -> None:
     fields, hidden = shown_fields(change)
     for field in fields:
         _field(console, field)
-    if change.schema:
-        breaking = sum(s.breaking for s in change.schema)
-        console.print(f"      [dim]schema: {len(change.schema)} change(s), {breaking} breaking (listed above)[/dim]")
+    summary = schema_summary(change)
+    if summary:
+        console.print(f"      [dim]{escape(summary)}[/dim]")
     if hidden:
         console.print(f"      [dim]… {hidden} more field change(s) (--format json lists every one)[/dim]")
 
