@@ -220,3 +220,20 @@ def test_cli_cannot_run_is_one_line(scratch, tmp_path):
         assert done.returncode == 2, (args, done.stdout, done.stderr)
         [line] = done.stderr.strip().splitlines()
         assert expected in line, line
+
+
+def test_a_root_that_stops_rendering_is_reported_and_fails(tmp_path):
+    write_tree(tmp_path, {"app/kustomization.yaml": "resources:\n  - cm.yaml\n",
+                          "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"})
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "base")
+    (tmp_path / "app" / "kustomization.yaml").write_text("resources:\n  - gone.yaml\n")
+    done = run_trainops("diff", "--format", "json", "app", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    data = json.loads(done.stdout)
+    [root] = data["roots"]
+    assert root["status"] == "failed" and "'gone.yaml' does not exist" in root["failure"]
+    assert [f["rule"] for f in data["findings"]["introduced"]] == ["render-failed"]
+    text = run_trainops("diff", "app", cwd=tmp_path).stdout
+    assert "does not render: app/kustomization.yaml:2" in text

@@ -202,7 +202,8 @@ def compare_objects(old: Rendered | None, new: Rendered | None) -> list[ObjectCh
 def _compare_root(name: str, base: Snapshot, head: Snapshot) -> RootDiff:
     old, new = base.rendered.get(name), head.rendered.get(name)
     if new is not None and new.failure is not None:
-        return RootDiff(name, "failed", failure=f"{new.failure.file}:{new.failure.line or ''} {new.failure.message}")
+        line = f":{new.failure.line}" if new.failure.line else ""
+        return RootDiff(name, "failed", failure=f"{new.failure.file}{line}: {new.failure.message}")
     objects = compare_objects(old if old is not None and old.loaded else None, new)
     status = "added" if old is None else "removed" if new is None else "changed" if objects else "unchanged"
     return RootDiff(name, status, objects)
