@@ -6,10 +6,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-# Render remote bases offline from the shared mirror beside this repository when there is one;
-# otherwise kustomize fetches them from GitHub. An explicit TRAINOPS_MIRROR wins.
-TRAINOPS_MIRROR ?= $(wildcard $(abspath ../shared/mirror))
-export TRAINOPS_MIRROR
+# Remote bases render offline from a mirror when there is one: trainops itself finds
+# TRAINOPS_MIRROR, a `mirror:` entry in trainops.yaml, or ../shared/mirror beside this repository.
 
 TEST_STAMP := $(VENV)/.installed-test
 

@@ -77,3 +77,20 @@ def replicas_of(doc: dict, path: str) -> int:
     if ".workerGroupSpecs[" in path:
         return spec["rayClusterSpec"]["workerGroupSpecs"][int(path.split("[")[1][0])].get("replicas", 1)
     return 1
+
+
+RESTRICTED_NAMESPACE = """apiVersion: v1
+kind: Namespace
+metadata:
+  name: team
+  labels:
+    pod-security.kubernetes.io/enforce: restricted
+    pod-security.kubernetes.io/enforce-version: v1.32
+"""
+
+
+def git(repo: Path, *args: str) -> str:
+    """git in a scratch repository, with an author so that commits work on any machine."""
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env).stdout.strip()

@@ -67,3 +67,19 @@ def test_fix_writes_the_note_keeps_the_rest_and_is_idempotent(mirror, tmp_path):
     second = run_trainops("fix", "manifests", cwd=tmp_path)
     assert "0 file(s) changed" in second.stdout
     assert (tmp_path / "manifests" / "queues.yaml").read_text() == text
+
+
+def test_fix_check_and_diff_write_nothing_and_exit_1_when_a_file_would_change(mirror, tmp_path):
+    body = QUEUE
+    tree(tmp_path, body)
+    checked = run_trainops("fix", "--check", "manifests", cwd=tmp_path)
+    assert checked.returncode == 1, checked.stderr
+    assert "manifests/queues.yaml: no note for LocalQueue kueue.x-k8s.io/v1beta2" in checked.stdout
+    assert "1 file(s) would change" in checked.stdout
+    diffed = run_trainops("fix", "--diff", "manifests", cwd=tmp_path)
+    assert diffed.returncode == 1
+    assert diffed.stdout.startswith("--- a/manifests/queues.yaml\n+++ b/manifests/queues.yaml\n")
+    assert "+#   LocalQueue kueue.x-k8s.io/v1beta2 (operators/kueue):\n" in diffed.stdout
+    assert (tmp_path / "manifests" / "queues.yaml").read_text() == body
+    assert run_trainops("fix", "manifests", cwd=tmp_path).returncode == 0
+    assert run_trainops("fix", "--check", "manifests", cwd=tmp_path).returncode == 0

@@ -27,3 +27,9 @@ def test_bad(findings_of):
         ("spec.shutdownAfterJobFinishes", "Kueue admits a RayJob only with shutdownAfterJobFinishes: true"),
         ("spec.rayClusterSpec.enableInTreeAutoscaling", "Kueue does not admit a RayJob with in-tree autoscaling"),
     ]
+
+
+def test_hints_name_the_real_queue(findings_of):
+    hints = {(f.object.name, f.path): f.hint for f in findings_of("kueue-admission", "bad.yaml")}
+    assert hints[("unlabelled", "metadata.labels")] == "label it kueue.x-k8s.io/queue-name: team-lq"
+    assert hints[("wrong-queue", "metadata.labels.kueue.x-k8s.io/queue-name")] == "label it kueue.x-k8s.io/queue-name: team-lq"

@@ -131,3 +131,16 @@ def test_schemas_export_in_kubeconform_layout(mirror, tmp_path):
     validator = jsonschema.Draft202012Validator(schema, registry=registry)
     bad = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "x"}, "spec": {"replica": 1}}
     assert any("replica" in e.message for e in validator.iter_errors(bad))
+
+
+def test_github_annotations_never_print_none():
+    import io
+
+    from trainops.findings import Finding, Severity
+    from trainops.report import github_report
+    from trainops.validate import Outcome
+
+    out = io.StringIO()
+    bare = Finding("render-failed", Severity.ERROR, "kustomize failed", "overlay", hint="fix the path")
+    github_report.write(Outcome([bare], [], 0.0), out)
+    assert out.getvalue() == "::error file=overlay,title=trainops render-failed::kustomize failed (hint: fix the path)\n"

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from trainops import __version__
-from trainops.commands import build, fix, pins, psa, rules, schemas, validate, version
+from trainops.commands import build, diff, fix, pins, psa, rules, schemas, validate, version
 from trainops.errors import CannotRun
 
 EXIT_CANNOT_RUN = 2
@@ -20,7 +20,7 @@ def parser() -> argparse.ArgumentParser:
     )
     top.add_argument("--version", action="version", version=f"trainops {__version__}")
     verbs = top.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    for verb in (build, validate, psa, fix, schemas, pins, rules, version):
+    for verb in (build, validate, diff, psa, fix, schemas, pins, rules, version):
         verb.register(verbs)
     return top
 

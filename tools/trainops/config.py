@@ -11,6 +11,7 @@ import jsonschema_rs
 import yaml
 
 from trainops.errors import CannotRun
+from trainops.paths import display
 
 CONFIG_NAME = "trainops.yaml"
 DEFAULT_KUBERNETES_VERSIONS = ["v1.32"]
@@ -54,6 +55,7 @@ class Config:
     rules: dict[str, RuleSettings] = field(default_factory=dict)
     ignores: list[PathIgnore] = field(default_factory=list)
     file: Path | None = None
+    mirror: Path | None = None  # the `mirror:` entry, resolved against the config's folder
 
     def _expand(self, patterns: list[str], what: str) -> list[Path]:
         paths: list[Path] = []
@@ -79,11 +81,21 @@ def _location(error) -> str:
     return f" at {path}" if path else ""
 
 
+def find_config(start: Path | None = None) -> Path | None:
+    """`trainops.yaml` in `start` (default: the working folder) or the nearest folder above it,
+    so every command works from any folder of the repository, as git does."""
+    folder = (start or Path.cwd()).resolve()
+    for candidate in (folder, *folder.parents):
+        if (candidate / CONFIG_NAME).is_file():
+            return Path(display(candidate / CONFIG_NAME))
+    return None
+
+
 def load_config(path: Path | None) -> Config | None:
-    """The config at `path`, or `trainops.yaml` in the working folder if there is one."""
+    """The config at `path`, or the `trainops.yaml` find_config finds, if there is one."""
     if path is None:
-        path = Path(CONFIG_NAME)
-        if not path.is_file():
+        path = find_config()
+        if path is None:
             return None
     elif not path.is_file():
         raise CannotRun(f"{path}: config file does not exist")
@@ -111,4 +123,5 @@ def load_config(path: Path | None) -> Config | None:
         rules={rule: RuleSettings(**settings) for rule, settings in data.get("rules", {}).items()},
         ignores=[PathIgnore(i["rule"], i["path"], i["reason"]) for i in data.get("ignore", [])],
         file=path,
+        mirror=(path.parent / data["mirror"]).resolve() if "mirror" in data else None,
     )

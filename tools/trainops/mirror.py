@@ -83,6 +83,25 @@ def git_environment(mirror: Path | None, base: dict[str, str] | None = None) -> 
     return env
 
 
+MIRROR_ENV = "TRAINOPS_MIRROR"
+
+
+def find_mirror(explicit: Path | None, configured: Path | None, repository: Path) -> Path | None:
+    """The mirror to render from: --mirror, else $TRAINOPS_MIRROR, else the config's `mirror:`,
+    else `../shared/mirror` beside the repository when it exists; None means fetch online."""
+    chosen = explicit or (Path(os.environ[MIRROR_ENV]) if os.environ.get(MIRROR_ENV) else None) or configured
+    if chosen is not None:
+        return chosen
+    beside = repository.resolve().parent / "shared" / "mirror"
+    return beside if (beside / "github.com").is_dir() else None
+
+
+NO_MIRROR = (
+    "no mirror is configured and git cannot reach GitHub; point at a mirror with --mirror DIR, "
+    f"{MIRROR_ENV}=DIR or `mirror: DIR` in trainops.yaml (or put one at ../shared/mirror beside the repository)"
+)
+
+
 def mirror_tags(mirror: Path, owner_repo: str) -> list[str] | None:
     """Tags the mirror holds for `owner/repo`, or None when the mirror lacks the repository."""
     shadow = shadow_mirror(mirror) / "github.com" / f"{owner_repo.removesuffix('.git')}.git"

@@ -6,6 +6,7 @@ Shared by the `pinned` rule (which judges them) and `trainops pins` (which lists
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,15 +50,18 @@ def split_image(image: str) -> tuple[str, str | None]:
     return image, None
 
 
+def _kustomizations(root: Path) -> Iterator[tuple[Path, list[str], dict]]:
+    """(file, its lines, its content) of every kustomization a root reaches."""
+    for folder in kustomization.reachable(root):
+        file = kustomization.kustomization_file(folder)
+        if file is not None:
+            yield file, file.read_text().splitlines(), kustomization.read_kustomization(folder)
+
+
 def kustomization_pins(root: Path) -> list[Pin]:
     """Remote bases, remote files and Helm charts in the kustomizations a root reaches."""
     pins = []
-    for folder in kustomization.reachable(root):
-        file = kustomization.kustomization_file(folder)
-        if file is None:
-            continue
-        lines = file.read_text().splitlines()
-        data = kustomization.read_kustomization(folder)
+    for file, lines, data in _kustomizations(root):
         for field in ("resources", "bases", "components"):
             for entry in data.get(field) or []:
                 if not isinstance(entry, str) or not _GIT_REMOTE.match(entry):
@@ -75,6 +79,29 @@ def kustomization_pins(root: Path) -> list[Pin]:
             line = next((n for n, text in enumerate(lines, 1) if name in text), None)
             pins.append(Pin("helm chart", f"{chart.get('repo', '')}/{name}".lstrip("/"), chart.get("version"), display(file), line))
     return pins
+
+
+def image_entries(root: Path) -> list[Pin]:
+    """The `images:` entries of the kustomizations a root reaches: where an overlay sets an image's
+    name and version, which is where a user changes it (not the upstream file that mentions it).
+    Named as the rendered objects name the image (newName when it renames)."""
+    entries = []
+    for file, lines, data in _kustomizations(root):
+        for entry in data.get("images") or []:
+            if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+                continue
+            name = entry.get("newName") or entry["name"]
+            version = entry.get("digest") or entry.get("newTag")
+            line = _entry_line(lines, entry["name"])
+            entries.append(Pin("image", str(name), str(version) if version is not None else None, display(file), line))
+    return entries
+
+
+def _entry_line(lines: list[str], name: str) -> int | None:
+    """The line of a `- name: NAME` list entry (the first line mentioning NAME if none)."""
+    mentions = [n for n, text in enumerate(lines, 1) if name in text and not text.lstrip().startswith("#")]
+    exact = [n for n in mentions if lines[n - 1].partition("name:")[2].strip().strip("'\"") == name]
+    return (exact or mentions or [None])[0]
 
 
 def image_pins(rendered: Rendered) -> list[Pin]:

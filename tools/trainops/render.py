@@ -27,6 +27,7 @@ class RenderFailure(Exception):
     file: Path
     line: int | None
     message: str
+    unreachable: bool = False  # git could not reach GitHub and no mirror stood in
 
     def one_line(self) -> str:
         where = display(self.file)
@@ -104,6 +105,11 @@ _FROM = re.compile(r"accumulating resources from '([^']+)'")
 _GIT_FETCH = re.compile(r"failed to run '\S*git fetch \S+ (\S+) ([^']+)': (.*?)(?:: exit status \d+)?$")
 _MISSING = re.compile(r"evalsymlink failure on '([^']+)'")
 _MALFORMED_YAML = re.compile(r"MalformedYAMLError: yaml: (?:line (\d+): )?(.*?) in File: (\S+)")
+# What git says when it cannot reach the host at all (as opposed to a missing ref or repository).
+_NETWORK_ERROR = re.compile(
+    r"Could not resolve|Failed to connect|Couldn't connect|Connection (refused|timed out|reset)|"
+    r"Network is unreachable|proxy", re.IGNORECASE
+)
 _REMOTE_REPO = re.compile(r"https://github\.com/([^/]+/[^/?]+?)(?:\.git)?(?://|/|\?|$)")
 
 
@@ -167,6 +173,8 @@ def _remote_failure(
                 f"(it holds {held}); pin a tag the mirror holds or add it to the mirror",
             )
     git_error = git_error.replace("fatal: ", "").strip()
+    if mirror_dir is None and _NETWORK_ERROR.search(git_error):
+        return RenderFailure(file, line, f"remote base {entry}: {mirror.NO_MIRROR}", unreachable=True)
     return RenderFailure(file, line, f"remote base {entry}: git could not fetch {ref}: {git_error}")
 
 

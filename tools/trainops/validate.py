@@ -42,6 +42,68 @@ def roots_from_arguments(paths: list[Path]) -> list[Root]:
     return [Root(path) for path in paths]
 
 
+@dataclass(frozen=True)
+class Focus:
+    """Files given on the command line and checked in the roots that include them: only their
+    findings are reported, with any failure of those roots to render (which hides them)."""
+
+    files: frozenset[Path]
+    whole_roots: frozenset[str]  # roots given as such: all their findings count
+    context_roots: frozenset[str]
+
+    def keeps(self, finding: Finding) -> bool:
+        if finding.root in self.whole_roots:
+            return True
+        if finding.rule == "render-failed" and finding.root in self.context_roots:
+            return True
+        return finding.file is not None and "://" not in finding.file and Path(finding.file).resolve() in self.files
+
+
+def _includes(root: Path, file: Path) -> bool:
+    """Whether rendering `root` reads `file`: the file is the root, a kustomization it reaches, or
+    named (as a resource, patch, generator input…) by a kustomization in its folder."""
+    if root.is_file():
+        return root.resolve() == file
+    if file.parent not in kustomization.reachable(root):
+        return False
+    own = kustomization.kustomization_file(file.parent)
+    return own is not None and (own.resolve() == file or file.name in own.read_text())
+
+
+def roots_in_context(paths: list[Path], config: Config | None) -> tuple[list[Root], Focus | None, list[str]]:
+    """Roots for `validate PATH…`. A file of the repository (what pre-commit passes) is checked in
+    every configured root that renders it, together with that root's environment (the sibling
+    layers, which carry its namespace's Pod Security labels and Kueue queues): a file alone would
+    skip those rules without saying so. Returns the roots, the focus (None when no file needed
+    context) and notes about files no root includes."""
+    roots_from_arguments(paths)  # every path exists
+    if config is None:
+        return [Root(p) for p in paths], None, []
+    configured = config.root_paths()
+    whole: list[Root] = []
+    context: list[Root] = []
+    files: set[Path] = set()
+    notes: list[str] = []
+    for path in paths:
+        resolved = path.resolve()
+        inside = resolved.is_relative_to(config.folder)
+        if path.is_dir() or not inside or any(r.resolve() == resolved for r in configured):
+            whole.append(Root(path))
+            continue
+        including = [r for r in configured if _includes(r, resolved)]
+        if not including:
+            notes.append(f"{display(path)}: no root in {config.file} renders this file; not checked")
+            continue
+        files.add(resolved)
+        parents = {r.resolve().parent for r in including}
+        context += [Root(r) for r in configured if r.resolve().parent in parents]
+    if not files:
+        return whole, None, notes
+    roots = list(dict.fromkeys(whole + context))
+    focus = Focus(frozenset(files), frozenset(r.name for r in whole), frozenset(r.name for r in context))
+    return roots, focus, notes
+
+
 def _read_files(root: Root) -> Rendered:
     files = objects.yaml_files(root.path) if root.path.is_dir() else [root.path]
     rendered = Rendered(root.name, path=root.path)
@@ -69,6 +131,10 @@ def load_root(root: Root, renderer: Renderer | None, env: dict[str, str] | None)
     try:
         text, resolve_origin = renderer.render(root.path, env)
     except RenderFailure as failure:
+        if failure.unreachable:
+            # Every remote base would fail the same way, and each failure would cascade into
+            # missing schemas and queues: one line naming the cause beats dozens of findings.
+            raise CannotRun(failure.message) from None
         rendered.failure = Problem(display(failure.file), failure.line, failure.message)
         return rendered
     parsed = objects.parse_stream(text, root.name, lines=False)
@@ -197,16 +263,22 @@ def _supplies(crd_root: Root, source: str) -> bool:
     return False
 
 
-def catalog_for(loaded: list[Rendered], versions: list[str], crd_roots: list[Root]) -> Catalog:
+def _repository_name(path: Path, top: Path | None) -> str:
+    resolved = path.resolve()
+    return resolved.relative_to(top).as_posix() if top is not None and resolved.is_relative_to(top) else display(path)
+
+
+def catalog_for(loaded: list[Rendered], versions: list[str], crd_roots: list[Root], top: Path | None = None) -> Catalog:
     """The schema catalog. A CRD's installer is the first CRD root (in config order) that rendered
-    it, or that supplies it to a root which included that CRD root."""
+    it, or that supplies it to a root which included that CRD root; named relative to `top` (the
+    config's folder), as the notes in files name it, wherever the command runs from."""
     installers: dict[str, str] = {}
     docs = {}
     for obj, result in _crds(loaded):
         docs.setdefault(obj.name, obj.doc)
         for crd_root in crd_roots:
             if crd_root.name == result.root or _supplies(crd_root, obj.file):
-                installers.setdefault(obj.name, crd_root.name)
+                installers.setdefault(obj.name, _repository_name(crd_root.path, top))
                 break
     return Catalog(versions, list(docs.values()), installers)
 
@@ -236,6 +308,7 @@ def validate(
     jobs: int | None = None,
     config: Config | None = None,
     selected: set[str] | None = None,
+    focus: Focus | None = None,
 ) -> Outcome:
     started = time.perf_counter()
     crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
@@ -251,12 +324,14 @@ def validate(
     schema_sources = rendered + [r for r in extra_loaded if r.loaded]
     rendered_at = time.perf_counter()
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
-    catalog = catalog_for(schema_sources, versions, crd_roots)
+    catalog = catalog_for(schema_sources, versions, crd_roots, config.folder if config else None)
     cluster_of = clusters(rendered)
     for cluster in {id(c): c for c in cluster_of.values()}.values():
         cluster.catalog, cluster.config, cluster.everything = catalog, config, rendered
     ran = _rules_to_run(selected, config)
     findings = [finding for result in rendered for finding in run_rules(result, cluster_of[id(result)], ran)]
     findings = _settle(findings, rendered, config, ran)
+    if focus is not None:
+        findings = [f for f in findings if focus.keeps(f)]
     finished = time.perf_counter()
     return Outcome(findings, rendered, finished - started, rendered_at - started, catalog.notes)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from trainops.commands.options import add_mirror_option, renderer_from
+from trainops.config import load_config
 from trainops.errors import CannotRun
 from trainops.render import RenderFailure
 
@@ -27,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.directory.is_dir():
         raise CannotRun(f"{args.directory}: no such folder")
     try:
-        sys.stdout.write(renderer_from(args).build(args.directory))
+        sys.stdout.write(renderer_from(args, load_config(None)).build(args.directory))
     except RenderFailure as failure:
         raise CannotRun(failure.one_line()) from None
     return 0

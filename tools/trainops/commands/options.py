@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
-from trainops import kustomization
+from trainops import kustomization, mirror
 from trainops.config import Config
 from trainops.errors import CannotRun
 from trainops.kustomize import find_kustomize
@@ -18,15 +17,16 @@ def add_mirror_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mirror",
         type=Path,
-        default=os.environ.get("TRAINOPS_MIRROR") or None,
         metavar="DIR",
         help="fetch https://github.com/ remote bases from DIR/github.com/<owner>/<repo>.git "
-        "instead of the network (default: $TRAINOPS_MIRROR; none: fetch online)",
+        "instead of the network (default: $TRAINOPS_MIRROR, else `mirror:` in trainops.yaml, else "
+        "../shared/mirror beside the repository; none: fetch online)",
     )
 
 
-def renderer_from(args: argparse.Namespace) -> Renderer:
-    return Renderer(find_kustomize(), args.mirror)
+def renderer_from(args: argparse.Namespace, config: Config | None = None) -> Renderer:
+    repository = config.folder if config else Path.cwd()
+    return Renderer(find_kustomize(), mirror.find_mirror(args.mirror, config.mirror if config else None, repository))
 
 
 def default_roots(config: Config | None) -> list[Root]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -20,7 +21,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "pins", help="list every pin: remote bases and files, images, Helm charts",
         description="Render the roots (default: those in trainops.yaml) and list each remote base, "
-        "remote file, image and Helm chart with where it is pinned and to what.",
+        "remote file, image and Helm chart with where it is pinned (for an image an overlay sets, its "
+        "`images:` entry) and to what. Exit 1 when a pin has a problem.",
     )
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH")
     parser.add_argument("--format", choices=("text", "json"), default="text")
@@ -32,8 +34,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def collect(roots: list[Root], renderer) -> list[pins.Pin]:
     found: dict[tuple, pins.Pin] = {}
     for rendered in load_or_fail(roots, renderer):
-        candidates = pins.image_pins(rendered)
-        if rendered.path is not None and rendered.path.is_dir():
+        is_kustomization = rendered.path is not None and rendered.path.is_dir()
+        # An image an overlay sets with `images:` is pinned there, not in the (upstream) file
+        # that names it: that entry is where a user changes the version.
+        entries = {e.what: e for e in pins.image_entries(rendered.path)} if is_kustomization else {}
+        candidates = []
+        for pin in pins.image_pins(rendered):
+            entry = entries.get(pin.what)
+            if entry is not None and entry.version == pin.version:
+                pin = replace(pin, file=entry.file, line=entry.line)
+            candidates.append(pin)
+        if is_kustomization:
             candidates += pins.kustomization_pins(rendered.path)
         for pin in candidates:
             found.setdefault((pin.kind, pin.what, pin.version), pin)
@@ -43,15 +54,18 @@ def collect(roots: list[Root], renderer) -> list[pins.Pin]:
 def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     roots = roots_from_arguments(args.paths) if args.paths else default_roots(config)
-    renderer = renderer_from(args) if any(r.is_kustomization for r in roots) else None
+    renderer = renderer_from(args, config) if any(r.is_kustomization for r in roots) else None
     found = collect(roots, renderer)
+    problems = [pins.problem(p) for p in found]
     if args.format == "json":
-        json.dump([{**p.as_dict(), "problem": pins.problem(p)} for p in found], sys.stdout, indent=2)
+        json.dump([{**p.as_dict(), "problem": problem} for p, problem in zip(found, problems)], sys.stdout, indent=2)
         sys.stdout.write("\n")
-        return 0
-    table = Table("kind", "what", "version", "where", "problem", show_lines=False)
-    for pin in found:
-        where = f"{pin.file}:{pin.line}" if pin.line else pin.file
-        table.add_row(pin.kind, pin.what, str(pin.version or "-"), where, pins.problem(pin) or "")
-    Console(soft_wrap=True).print(table)
-    return 0
+    else:
+        table = Table("kind", "what", "version", "where", "problem", show_lines=False)
+        for pin, problem in zip(found, problems):
+            where = f"{pin.file}:{pin.line}" if pin.line else pin.file
+            table.add_row(pin.kind, pin.what, str(pin.version or "-"), where, problem or "")
+        # In a pipe or a file nothing truncates: a reader or grep needs whole URLs and paths.
+        width = None if sys.stdout.isatty() else 100_000
+        Console(soft_wrap=True, width=width).print(table)
+    return 1 if any(problems) else 0

@@ -28,10 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
-    renderer = renderer_from(args) if crd_roots else None
+    renderer = renderer_from(args, config) if crd_roots else None
     loaded = load_or_fail(crd_roots, renderer)
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
-    catalog = catalog_for(loaded, versions, crd_roots)
+    catalog = catalog_for(loaded, versions, crd_roots, config.folder if config else None)
     try:
         written = export(catalog, args.out)
     except OSError as error:

@@ -12,7 +12,7 @@ from trainops.errors import CannotRun
 from trainops.findings import Severity
 from trainops.report import REPORTERS
 from trainops.rules import get_rule
-from trainops.validate import roots_from_arguments, validate
+from trainops.validate import roots_in_context, validate
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,11 +51,19 @@ def run(args: argparse.Namespace) -> int:
         raise CannotRun(f"--jobs must be at least 1, not {args.jobs}")
     selected = _selected(args.select)
     config = load_config(args.config)
-    roots = roots_from_arguments(args.paths) if args.paths else default_roots(config)
+    focus, skipped = None, []
+    if args.paths:
+        roots, focus, skipped = roots_in_context(args.paths, config)
+    else:
+        roots = default_roots(config)
+    for note in skipped:
+        print(f"note: {note}", file=sys.stderr)
+    if not roots:
+        return 0
     crd_roots = config.crd_root_paths() if config else []
     needs_kustomize = any(root.is_kustomization for root in roots) or bool(crd_roots)
-    renderer = renderer_from(args) if needs_kustomize else None
-    outcome = validate(roots, renderer, args.jobs, config, selected)
+    renderer = renderer_from(args, config) if needs_kustomize else None
+    outcome = validate(roots, renderer, args.jobs, config, selected, focus)
     if args.verbose:
         for note in outcome.notes:
             print(f"note: {note}", file=sys.stderr)

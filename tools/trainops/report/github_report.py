@@ -23,6 +23,9 @@ def write(outcome: Outcome, out: TextIO) -> None:
         if finding.line:
             properties.append(f"line={finding.line}")
         properties.append(f"title={_escape_property(f'trainops {finding.rule}')}")
-        subject = f"{finding.object}" + (f" at {finding.path}" if finding.path else "")
+        # Only the parts a finding has: one without an object (a render failure) has no subject.
+        subject = " at ".join(str(part) for part in (finding.object, finding.path) if part)
         message = f"{subject}: {finding.message}" if subject else finding.message
+        if finding.hint:
+            message += f" (hint: {finding.hint})"
         out.write(f"::{command} {','.join(properties)}::{_escape_data(message)}\n")

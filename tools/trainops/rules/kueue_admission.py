@@ -204,6 +204,16 @@ def _quota_findings(rendered, obj, kueue: _Kueue, queue: K8sObject) -> Iterator[
                            f"raise {queue.name}'s nominalQuota (or borrowing), or request less")
 
 
+def _queue_hint(kueue: _Kueue, namespace: str) -> str:
+    """Name the LocalQueues the job can use, as they are defined, rather than a placeholder."""
+    names = sorted(name for ns, name in kueue.local_queues if ns == namespace)
+    if len(names) == 1:
+        return f"label it {QUEUE_LABEL}: {names[0]}"
+    if names:
+        return f"label it {QUEUE_LABEL} with one of the namespace's LocalQueues: {', '.join(names)}"
+    return f"define a LocalQueue in namespace {namespace} and label the job {QUEUE_LABEL}: <its name>"
+
+
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     kueue = cluster.memo("kueue", _Kueue)
     for obj in rendered.objects:
@@ -230,18 +240,20 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         queue_name = ((obj.doc.get("metadata") or {}).get("labels") or {}).get(QUEUE_LABEL)
         if not queue_name:
             yield _finding(rendered, obj, f"namespace {obj.namespace} is Kueue-managed but the job has no {QUEUE_LABEL} label: "
-                           "it runs outside every quota", "metadata.labels", f"label it {QUEUE_LABEL}: <LocalQueue>")
+                           "it runs outside every quota", "metadata.labels", _queue_hint(kueue, obj.namespace))
             continue
         local = kueue.local_queues.get((obj.namespace, queue_name))
         if local is None:
             yield _finding(rendered, obj, f"LocalQueue {queue_name} does not exist in namespace {obj.namespace}",
-                           f"metadata.labels.{QUEUE_LABEL}")
+                           f"metadata.labels.{QUEUE_LABEL}", _queue_hint(kueue, obj.namespace))
             continue
         cq_name = (local.doc.get("spec") or {}).get("clusterQueue")
         queue = kueue.cluster_queues.get(cq_name)
         if queue is None:
+            existing = ", ".join(sorted(kueue.cluster_queues)) or "none is defined"
             yield _finding(rendered, obj, f"LocalQueue {queue_name} points at ClusterQueue {cq_name}, which does not exist",
-                           f"metadata.labels.{QUEUE_LABEL}")
+                           f"metadata.labels.{QUEUE_LABEL}",
+                           f"point LocalQueue {queue_name}'s spec.clusterQueue at an existing ClusterQueue ({existing})")
             continue
         labels = {**(kueue.namespace_labels(obj.namespace) or {}), "kubernetes.io/metadata.name": obj.namespace}
         if not _selects((queue.doc.get("spec") or {}).get("namespaceSelector"), labels):

