@@ -61,6 +61,8 @@ FLUX_PRUNE = "kustomize.toolkit.fluxcd.io/prune"
 # kustomize's name hash: ten characters of hex mapped away from vowels (0→g, 1→h, 3→k, a→m, e→t).
 HASH_SUFFIX = re.compile(r"-[2456789bcdfghkmt]{10}$")
 KUBEFLOW_JOBS = {"PyTorchJob", "TFJob", "MPIJob", "PaddleJob", "XGBoostJob", "JAXJob", "MXJob"}
+# Jobs whose own spec.ttlSecondsAfterFinished makes their controller delete them.
+SPEC_TTL = {("batch", "Job"), ("batch.volcano.sh", "Job"), ("jobset.x-k8s.io", "JobSet")}
 # Selector operators that include only what is marked, rather than excluding a few.
 OPT_IN = {"In", "Exists"}
 
@@ -115,8 +117,7 @@ def _syncers(rendered: Rendered, cluster: Cluster) -> _Syncers:
 def _deleted_when_finished(obj: K8sObject, cluster: Cluster) -> str | None:
     """The field through which a controller deletes this job once it finishes, if one does."""
     spec = _map(obj.doc.get("spec"))
-    if obj.group in ("batch", "batch.volcano.sh", "jobset.x-k8s.io") and obj.kind in ("Job", "JobSet") \
-            and spec.get("ttlSecondsAfterFinished") is not None:
+    if (obj.group, obj.kind) in SPEC_TTL and spec.get("ttlSecondsAfterFinished") is not None:
         return "spec.ttlSecondsAfterFinished"
     if obj.group == "kubeflow.org" and obj.kind in KUBEFLOW_JOBS \
             and _map(spec.get("runPolicy")).get("ttlSecondsAfterFinished") is not None:
@@ -131,7 +132,7 @@ def _kuberay_deletes_rayjobs(cluster: Cluster) -> bool:
     for obj in cluster.objects():
         if obj.kind != "Deployment":
             continue
-        for template in pod_templates(obj.doc):
+        for template in _templates(obj):
             for container in _seq(_map(template.spec).get("containers")):
                 for env in _seq(_map(container).get("env")):
                     env = _map(env)
@@ -141,10 +142,17 @@ def _kuberay_deletes_rayjobs(cluster: Cluster) -> bool:
 
 
 def _is_job(obj: K8sObject) -> bool:
-    return (obj.group in ("batch", "batch.volcano.sh") and obj.kind == "Job") \
-        or (obj.group == "kubeflow.org" and obj.kind in KUBEFLOW_JOBS) \
-        or (obj.group == "ray.io" and obj.kind == "RayJob") \
-        or (obj.group == "jobset.x-k8s.io" and obj.kind == "JobSet")
+    return (obj.group, obj.kind) in SPEC_TTL or (obj.group, obj.kind) == ("ray.io", "RayJob") \
+        or (obj.group == "kubeflow.org" and obj.kind in KUBEFLOW_JOBS)
+
+
+def _templates(obj: K8sObject) -> list:
+    # pod_templates expects the nesting its kinds' schemas define; an object that breaks it is the
+    # schema rule's finding, not a reason to stop.
+    try:
+        return pod_templates(obj.doc)
+    except (AttributeError, TypeError):
+        return []
 
 
 def _finding(rendered: Rendered, obj: K8sObject, message: str, path: str, hint: str) -> Finding:
@@ -211,7 +219,7 @@ def _synced_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
 def _subpath_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     defined = {(o.namespace, o.name) for o in cluster.objects() if o.kind == "ConfigMap" and o.api_version == "v1"}
     for obj in rendered.objects:
-        for template in pod_templates(obj.doc):
+        for template in _templates(obj):
             config_maps = {}
             for volume in _seq(_map(template.spec).get("volumes")):
                 volume = _map(volume)
