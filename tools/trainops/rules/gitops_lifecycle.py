@@ -24,12 +24,12 @@ What it catches:
   in the namespace of the Kueue configuration, against its `integrations.frameworks`).
 
 Why it matters: the TTL controller deletes a finished job and the GitOps tool recreates it, so
-training reruns forever, once a TTL; a job's pod template is immutable, so a changed job fails
-to sync unless the tool recreates it, and recreating unchanged jobs on every sync reruns them.
-Deleting a CRD deletes every custom resource of its kind in the cluster. A subPath mount never
-sees a ConfigMap update, so without a new name the running pod keeps the old file. A webhook that
-fails closed for kinds nobody needs makes every write of those kinds (every Pod, Deployment,
-StatefulSet) depend on one controller replica.
+training reruns forever, one TTL after another; a job's pod template is immutable, so a changed job
+fails to sync unless the tool recreates it, and recreating unchanged jobs on every sync reruns them.
+Deleting a CRD deletes every custom resource of its kind in the cluster. A subPath mount never sees
+a ConfigMap update, so without a new name the running pod keeps the old file. A webhook that fails
+closed for kinds nobody needs makes every write of those kinds (every Pod, Deployment, StatefulSet)
+depend on one controller replica.
 
 How to fix: drop the TTL (the finished job is the record of the run); add the annotations
 (components/server-side-crds marks CRDs); generate the ConfigMap with kustomize's name hash; delete
