@@ -24,7 +24,7 @@ def test_argocd_root_app_points_at_the_layer_applications(env):
 
 @pytest.mark.parametrize("env", ENVIRONMENTS)
 def test_argocd_layers_sync_in_wave_order_from_existing_pinned_paths(renderer, env):
-    apps = load_docs(renderer.build(REPO / "gitops" / "argocd" / env / "apps"))
+    apps = [d for d in load_docs(renderer.build(REPO / "gitops" / "argocd" / env / "apps")) if d["kind"] == "Application"]
     by_layer = {app["spec"]["source"]["path"].rsplit("/", 1)[-1]: app for app in apps}
     assert set(by_layer) == set(LAYERS)
     waves = [int(by_layer[layer]["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"]) for layer in LAYERS]
@@ -43,6 +43,7 @@ def test_argocd_layers_sync_in_wave_order_from_existing_pinned_paths(renderer, e
             assert {"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} <= ignored
         else:
             assert "SkipDryRunOnMissingResource=true" in options
+    assert "ApplyOutOfSyncOnly=true" in by_layer["workloads"]["spec"]["syncPolicy"]["syncOptions"]
     ignored = {(d["kind"], tuple(d.get("jqPathExpressions") or d.get("jsonPointers"))) for d in by_layer["workloads"]["spec"]["ignoreDifferences"]}
     assert ("RayCluster", (".spec.workerGroupSpecs[]?.replicas",)) in ignored
 

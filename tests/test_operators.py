@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -51,11 +52,13 @@ def test_operator_pod_templates_meet_restricted(rendered, operator):
 
 
 @pytest.mark.parametrize("operator", sorted(OPERATORS))
-def test_crds_are_marked_for_server_side_apply(rendered, operator):
+def test_crds_are_marked_for_server_side_apply_and_never_deleted_by_gitops(rendered, operator):
     crds = [d for d in rendered[operator] if d["kind"] == "CustomResourceDefinition"]
     assert crds
     for crd in crds:
-        assert crd["metadata"]["annotations"]["argocd.argoproj.io/sync-options"] == "ServerSideApply=true"
+        annotations = crd["metadata"]["annotations"]
+        assert annotations["argocd.argoproj.io/sync-options"] == "ServerSideApply=true,Prune=false,Delete=false"
+        assert annotations["kustomize.toolkit.fluxcd.io/prune"] == "disabled"
         assert crd["metadata"]["labels"]["trainops.dev/apply"] == "server-side"
 
 
@@ -87,8 +90,26 @@ def test_jobset_runs_the_release_image(rendered):
     assert deployment["spec"]["template"]["spec"]["containers"][0]["image"] == "registry.k8s.io/jobset/jobset:v0.12.0"
 
 
+@pytest.mark.parametrize("operator", ["kueue", "jobset"])
+def test_controller_config_rolls_out_on_change(rendered, operator):
+    # Mounted through subPath, which never sees an update: the name's content hash must change instead.
+    [config_map] = [d for d in rendered[operator] if d["kind"] == "ConfigMap" and "-config" in d["metadata"]["name"]]
+    name = config_map["metadata"]["name"]
+    assert re.fullmatch(rf"{operator}-controller-config-[a-z0-9]{{10}}", name)
+    deployment = only(rendered[operator], "Deployment", f"{operator}-controller-manager")
+    volumes = deployment["spec"]["template"]["spec"]["volumes"]
+    assert {"name": name} == next(v["configMap"] for v in volumes if v["name"] == "manager-config")
+
+
+def test_kueue_registers_webhooks_only_for_its_kinds_and_enabled_integrations(rendered):
+    resources = {(w["name"], r) for d in rendered["kueue"] if d["kind"].endswith("WebhookConfiguration")
+                 for w in d["webhooks"] for rule in w["rules"] for r in rule["resources"]}
+    assert {r for _, r in resources} == {"jobs", "jobsets", "pytorchjobs", "rayclusters", "rayjobs", "workloads",
+                                         "workloads/status", "clusterqueues", "cohorts", "resourceflavors"}
+
+
 def test_kueue_config_enables_exactly_our_integrations(rendered):
-    config_map = only(rendered["kueue"], "ConfigMap", "kueue-manager-config")
+    [config_map] = [d for d in rendered["kueue"] if d["kind"] == "ConfigMap"]
     config = yaml.safe_load(config_map["data"]["controller_manager_config.yaml"])
     assert config["apiVersion"] == "config.kueue.x-k8s.io/v1beta2"
     assert config["manageJobsWithoutQueueName"] is False
@@ -102,7 +123,7 @@ def test_kueue_config_enables_exactly_our_integrations(rendered):
     # The Deployment mounts the ConfigMap it reads its --config from.
     deployment = only(rendered["kueue"], "Deployment", "kueue-controller-manager")
     volumes = deployment["spec"]["template"]["spec"]["volumes"]
-    assert {"name": "kueue-manager-config"} == next(v["configMap"] for v in volumes if "configMap" in v)
+    assert {"name": config_map["metadata"]["name"]} == next(v["configMap"] for v in volumes if "configMap" in v)
 
 
 def test_training_operator_uses_a_restricted_init_container_template(rendered):

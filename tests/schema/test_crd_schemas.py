@@ -58,7 +58,7 @@ def test_gitops_objects_are_valid_against_argo_cd_and_flux_crds(catalog, rendere
     for root in ("gitops/argocd/kind/apps", "gitops/flux/kind"):
         for doc in load_docs(renderer.build(REPO / root)):
             assert errors(catalog, doc) == [], (root, doc["kind"])
-    bad_app = load_docs(renderer.build(REPO / "gitops/argocd/kind/apps"))[0]
+    bad_app = next(d for d in load_docs(renderer.build(REPO / "gitops/argocd/kind/apps")) if d["kind"] == "Application")
     bad_app["spec"]["syncPolicy"]["retry"]["limit"] = "five"
     assert [p for p, _ in errors(catalog, bad_app)] == ["spec.syncPolicy.retry.limit"]
 

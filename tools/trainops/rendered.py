@@ -53,6 +53,13 @@ class Cluster:
                 found.setdefault(obj.name, dict(obj.doc["metadata"].get("labels") or {}))
         return found
 
+    def root_at(self, path: object) -> Rendered | None:
+        """The root of this run at `path`, relative to the config file (a GitOps source path)."""
+        if not isinstance(path, str) or not path or self.config is None:
+            return None
+        wanted = (self.config.folder / path.removeprefix("./")).resolve()
+        return next((r for r in self.everything if r.path is not None and r.path.resolve() == wanted), None)
+
     def namespace_labels(self, name: str) -> dict[str, str] | None:
         """Labels of the Namespace `name` as this cluster defines it (None if it defines none)."""
         return self._namespaces.get(name)

@@ -125,6 +125,23 @@ def _selects(selector: dict | None, labels: dict) -> bool:
     return True
 
 
+def kueue_configuration(cluster: Cluster) -> tuple[str | None, set[str]] | None:
+    """(namespace, enabled integrations) of the Kueue configuration this environment defines, if any."""
+    found = None
+    for obj in cluster.objects():
+        data = obj.doc.get("data") if obj.kind == "ConfigMap" else None
+        text = data.get("controller_manager_config.yaml") if isinstance(data, dict) else None
+        if isinstance(text, str) and "config.kueue.x-k8s.io" in text:
+            try:
+                config = yaml.safe_load(text)
+            except yaml.YAMLError:
+                continue
+            integrations = config.get("integrations") if isinstance(config, dict) else None
+            frameworks = integrations.get("frameworks") if isinstance(integrations, dict) else None
+            found = (obj.namespace, {f for f in frameworks if isinstance(f, str)} if isinstance(frameworks, list) else set())
+    return found
+
+
 class _Kueue:
     """What Kueue objects and configuration this environment defines."""
 
@@ -133,12 +150,8 @@ class _Kueue:
         self.local_queues = {(o.namespace, o.name): o for o in objects if o.kind == "LocalQueue"}
         self.cluster_queues = {o.name: o for o in objects if o.kind == "ClusterQueue"}
         self.namespace_labels = cluster.namespace_labels
-        self.frameworks = None
-        for obj in cluster.objects():
-            text = (obj.doc.get("data") or {}).get("controller_manager_config.yaml") if obj.kind == "ConfigMap" else None
-            if text and "config.kueue.x-k8s.io" in text:
-                config = yaml.safe_load(text) or {}
-                self.frameworks = set((config.get("integrations") or {}).get("frameworks") or [])
+        found = kueue_configuration(cluster)
+        self.frameworks = found[1] if found else None
 
     def manages(self, namespace: str) -> bool:
         if any(ns == namespace for ns, _ in self.local_queues):

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 
 from trainops.findings import Finding, Severity
 from trainops.rendered import Cluster, Rendered
@@ -64,21 +63,11 @@ def _layer_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                           rendered.root, obj.file, obj.line, obj.ref, "kind", "move it to a layer after the CRD's")
 
 
-def _by_path(cluster: Cluster) -> dict[Path, Rendered]:
-    return {r.path.resolve(): r for r in cluster.everything if r.path is not None}
-
-
-def _source_root(cluster: Cluster, path: str | None) -> Rendered | None:
-    if not path or cluster.config is None:
-        return None
-    return _by_path(cluster).get((cluster.config.folder / path).resolve())
-
-
 def _argo_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     apps = [o for o in rendered.objects if o.group == "argoproj.io" and o.kind == "Application"]
     sources = {}
     for app in apps:
-        root = _source_root(cluster, ((app.doc.get("spec") or {}).get("source") or {}).get("path"))
+        root = cluster.root_at(((app.doc.get("spec") or {}).get("source") or {}).get("path"))
         wave = int(((app.doc["metadata"].get("annotations") or {}).get("argocd.argoproj.io/sync-wave", "0")))
         if root is not None:
             sources[app.name] = (app, root, wave, _crd_kinds(root))
@@ -103,7 +92,7 @@ def _flux_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                 found |= {other} | depends(other, seen + (name,))
         return found
 
-    roots = {name: _source_root(cluster, (k.doc.get("spec") or {}).get("path", "").removeprefix("./")) for name, k in kustomizations.items()}
+    roots = {name: cluster.root_at((k.doc.get("spec") or {}).get("path")) for name, k in kustomizations.items()}
     for name, kustomization in kustomizations.items():
         root = roots[name]
         if root is None:
