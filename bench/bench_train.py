@@ -18,7 +18,10 @@ from pathlib import Path
 TRAIN_DIR = Path(__file__).resolve().parent.parent / "workloads" / "bookstore-ml" / "train"
 CONFIGS = {
     "default": ([], {"seconds": 5.0}),
-    "large": (["--n-books", "20000", "--n-orders", "1000000", "--n-customers", "200000"], {"rss_mib": 2048.0}),
+    "large": (
+        ["--n-books", "20000", "--n-orders", "1000000", "--n-customers", "200000"],
+        {"rss_mib": 2048.0},
+    ),
 }
 ONE_CORE = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
@@ -45,7 +48,9 @@ def main() -> int:
     print(f"{'config':<8} {'seconds':>8} {'peak MiB':>9}  target")
     for name, (args, target) in CONFIGS.items():
         env = {**os.environ, **ONE_CORE}
-        done = subprocess.run([sys.executable, __file__, "--child", *args], env=env, capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, __file__, "--child", *args], env=env, capture_output=True, text=True
+        )
         if done.returncode != 0:
             print(f"{name}: failed\n{done.stderr}", file=sys.stderr)
             return 1
@@ -53,7 +58,9 @@ def main() -> int:
         met = all(result[key] <= limit for key, limit in target.items())
         failed |= not met
         wanted = ", ".join(f"{key} <= {limit:g}" for key, limit in target.items())
-        print(f"{name:<8} {result['seconds']:>8.2f} {result['rss_mib']:>9.0f}  {wanted}: {'met' if met else 'MISSED'}")
+        print(
+            f"{name:<8} {result['seconds']:>8.2f} {result['rss_mib']:>9.0f}  {wanted}: {'met' if met else 'MISSED'}"
+        )
     return 1 if failed else 0
 
 

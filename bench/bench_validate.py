@@ -19,7 +19,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from corpus import write_corpus  # noqa: E402
-
 from trainops.rules import RULES  # noqa: E402
 
 API_SERVER_RULES = ("cel-rules", "api-validation")
@@ -45,7 +44,9 @@ def measure(argv: list[str], cwd: Path, repeat: int = 3, one_core: bool = False)
     best = None
     for _ in range(repeat):
         command = ["taskset", "-c", "0", *argv] if one_core and shutil.which("taskset") else argv
-        done = subprocess.run([PYTHON, "-c", MEASURE, *command], cwd=cwd, capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [PYTHON, "-c", MEASURE, *command], cwd=cwd, capture_output=True, text=True, check=True
+        )
         result = json.loads(done.stdout)
         if result["rc"] not in (0, 1):
             raise SystemExit(f"{' '.join(argv[:4])} … failed ({result['rc']}): {result['stderr']}")
@@ -64,28 +65,76 @@ def main() -> int:
         size = sum(Path(f).stat().st_size for f in files)
         print(f"corpus: {resources} resources in {len(files)} files, {size / 2**20:.1f} MiB\n")
         runs = {
-            "parse only (PyYAML CSafeLoader, one core)": measure([PYTHON, "-c", PARSE_ONLY, str(corpus)], corpus, one_core=True),
-            "trainops validate: schema checks": measure([TRAINOPS, "validate", "--select", "schema,schema-missing", "corpus"], corpus.parent),
-            "trainops validate: every rule": measure([TRAINOPS, "validate", "corpus"], corpus.parent),
+            "parse only (PyYAML CSafeLoader, one core)": measure(
+                [PYTHON, "-c", PARSE_ONLY, str(corpus)], corpus, one_core=True
+            ),
+            "trainops validate: schema checks": measure(
+                [TRAINOPS, "validate", "--select", "schema,schema-missing", "corpus"], corpus.parent
+            ),
+            "trainops validate: every rule": measure(
+                [TRAINOPS, "validate", "corpus"], corpus.parent
+            ),
             "trainops validate: every rule but the API server's": measure(
-                [TRAINOPS, "validate", "--select", ",".join(r for r in RULES if r not in API_SERVER_RULES), "corpus"], corpus.parent),
-            "kubernetes-validate --strict": measure([PYTHON, "-m", "kubernetes_validate", "--strict", "--quiet", "-k", "1.32.0", *files], corpus, repeat=1),
+                [
+                    TRAINOPS,
+                    "validate",
+                    "--select",
+                    ",".join(r for r in RULES if r not in API_SERVER_RULES),
+                    "corpus",
+                ],
+                corpus.parent,
+            ),
+            "kubernetes-validate --strict": measure(
+                [
+                    PYTHON,
+                    "-m",
+                    "kubernetes_validate",
+                    "--strict",
+                    "--quiet",
+                    "-k",
+                    "1.32.0",
+                    *files,
+                ],
+                corpus,
+                repeat=1,
+            ),
         }
     width = max(map(len, runs))
     print(f"{'':{width}}  {'seconds':>8}  {'resources/s':>12}  {'peak MiB':>9}")
     for name, run in runs.items():
-        print(f"{name:{width}}  {run['seconds']:8.2f}  {resources / run['seconds']:12,.0f}  {run['peak_kib'] / 1024:9.0f}")
+        print(
+            f"{name:{width}}  {run['seconds']:8.2f}  {resources / run['seconds']:12,.0f}  {run['peak_kib'] / 1024:9.0f}"
+        )
     parse = runs["parse only (PyYAML CSafeLoader, one core)"]["seconds"]
     schema = runs["trainops validate: schema checks"]
     every = runs["trainops validate: every rule"]
     baseline = runs["kubernetes-validate --strict"]["seconds"]
     without_api_server = runs["trainops validate: every rule but the API server's"]["seconds"]
     targets = [
-        ("schema checks / CSafeLoader parse", schema["seconds"] / parse, "<= 0.70", schema["seconds"] / parse <= 0.7),
-        ("kubernetes-validate / schema checks", baseline / schema["seconds"], ">= 30", baseline / schema["seconds"] >= 30),
-        ("peak memory of every rule, MiB", every["peak_kib"] / 1024, "< 400", every["peak_kib"] / 1024 < 400),
-        ("every rule / without the API server's", every["seconds"] / without_api_server, "<= 1.25",
-         every["seconds"] / without_api_server <= 1.25),
+        (
+            "schema checks / CSafeLoader parse",
+            schema["seconds"] / parse,
+            "<= 0.70",
+            schema["seconds"] / parse <= 0.7,
+        ),
+        (
+            "kubernetes-validate / schema checks",
+            baseline / schema["seconds"],
+            ">= 30",
+            baseline / schema["seconds"] >= 30,
+        ),
+        (
+            "peak memory of every rule, MiB",
+            every["peak_kib"] / 1024,
+            "< 400",
+            every["peak_kib"] / 1024 < 400,
+        ),
+        (
+            "every rule / without the API server's",
+            every["seconds"] / without_api_server,
+            "<= 1.25",
+            every["seconds"] / without_api_server <= 1.25,
+        ),
     ]
     print()
     for name, value, wanted, met in targets:

@@ -15,7 +15,9 @@ from trainops.render import Renderer
 @pytest.fixture(scope="session")
 def mirror() -> Path:
     if MIRROR is None:
-        pytest.skip("no offline mirror: set TRAINOPS_MIRROR or put shared/mirror beside the repository")
+        pytest.skip(
+            "no offline mirror: set TRAINOPS_MIRROR or put shared/mirror beside the repository"
+        )
     return MIRROR
 
 

@@ -24,14 +24,20 @@ ENVIRONMENTS = ("kind", "cloud", "gpu", "volcano")
 LAYERS = ("operators", "platform", "workloads")
 
 
-def run_trainops(*args: str, cwd: Path = REPO, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def run_trainops(
+    *args: str, cwd: Path = REPO, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     """The real CLI in a subprocess, as a user runs it."""
     full_env = dict(os.environ)
     if MIRROR is not None:
         full_env["TRAINOPS_MIRROR"] = str(MIRROR)
     full_env.update(env or {})
     return subprocess.run(
-        [sys.executable, "-m", "trainops", *args], cwd=cwd, env=full_env, capture_output=True, text=True
+        [sys.executable, "-m", "trainops", *args],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
     )
 
 
@@ -53,10 +59,15 @@ def pod_templates(doc: dict) -> list[tuple[str, dict]]:
     if kind == "Job" and doc["apiVersion"] == "batch/v1":
         return [("spec.template", spec["template"])]
     if kind == "PyTorchJob":
-        return [(f"spec.pytorchReplicaSpecs.{role}.template", r["template"]) for role, r in spec["pytorchReplicaSpecs"].items()]
+        return [
+            (f"spec.pytorchReplicaSpecs.{role}.template", r["template"])
+            for role, r in spec["pytorchReplicaSpecs"].items()
+        ]
     if kind == "RayJob":
         cluster = spec["rayClusterSpec"]
-        found = [("spec.rayClusterSpec.headGroupSpec.template", cluster["headGroupSpec"]["template"])]
+        found = [
+            ("spec.rayClusterSpec.headGroupSpec.template", cluster["headGroupSpec"]["template"])
+        ]
         found += [
             (f"spec.rayClusterSpec.workerGroupSpecs[{i}].template", group["template"])
             for i, group in enumerate(cluster.get("workerGroupSpecs") or [])
@@ -65,7 +76,9 @@ def pod_templates(doc: dict) -> list[tuple[str, dict]]:
             found.append(("spec.submitterPodTemplate", spec["submitterPodTemplate"]))
         return found
     if kind == "Job" and doc["apiVersion"].startswith("batch.volcano.sh/"):
-        return [(f"spec.tasks[{i}].template", task["template"]) for i, task in enumerate(spec["tasks"])]
+        return [
+            (f"spec.tasks[{i}].template", task["template"]) for i, task in enumerate(spec["tasks"])
+        ]
     return []
 
 
@@ -75,7 +88,9 @@ def replicas_of(doc: dict, path: str) -> int:
     if doc["kind"] == "PyTorchJob":
         return spec["pytorchReplicaSpecs"][path.split(".")[2]].get("replicas", 1)
     if ".workerGroupSpecs[" in path:
-        return spec["rayClusterSpec"]["workerGroupSpecs"][int(path.split("[")[1][0])].get("replicas", 1)
+        return spec["rayClusterSpec"]["workerGroupSpecs"][int(path.split("[")[1][0])].get(
+            "replicas", 1
+        )
     return 1
 
 
@@ -91,6 +106,13 @@ metadata:
 
 def git(repo: Path, *args: str) -> str:
     """git in a scratch repository, with an author so that commits work on any machine."""
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
-    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env).stdout.strip()
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env
+    ).stdout.strip()

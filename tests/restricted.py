@@ -5,8 +5,14 @@ for the admission library's exact semantics."""
 from __future__ import annotations
 
 _ALLOWED_VOLUMES = {
-    "configMap", "csi", "downwardAPI", "emptyDir", "ephemeral",
-    "persistentVolumeClaim", "projected", "secret",
+    "configMap",
+    "csi",
+    "downwardAPI",
+    "emptyDir",
+    "ephemeral",
+    "persistentVolumeClaim",
+    "projected",
+    "secret",
 }
 
 

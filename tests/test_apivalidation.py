@@ -11,19 +11,27 @@ from trainops.apivalidation.pod import PodContext, validate_pod_spec
 def test_qualified_names():
     assert names.qualified_name("kueue.x-k8s.io/queue-name") == []
     assert names.qualified_name("app") == []
-    assert names.qualified_name("Example.com/x") == ["prefix part a lowercase RFC 1123 subdomain must consist of lower case "
-                                                     "alphanumeric characters, '-' or '.', and must start and end with an "
-                                                     "alphanumeric character (e.g. 'example.com', regex used for validation is "
-                                                     "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"]
+    assert names.qualified_name("Example.com/x") == [
+        "prefix part a lowercase RFC 1123 subdomain must consist of lower case "
+        "alphanumeric characters, '-' or '.', and must start and end with an "
+        "alphanumeric character (e.g. 'example.com', regex used for validation is "
+        "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+    ]
     assert names.qualified_name("a/b/c")[0].startswith("a qualified name must consist of")
     assert names.qualified_name("x/" + "a" * 64) == ["name part must be no more than 63 characters"]
     assert names.qualified_name("/x") == ["prefix part must be non-empty"]
 
 
 def test_names_per_kind():
-    assert meta.name_validator("", "Service")("1-master") and not meta.name_validator("", "Service")("master-1")
-    assert meta.name_validator("", "Namespace")("a.b") and not meta.name_validator("", "ConfigMap")("a.b")
-    assert meta.name_validator("rbac.authorization.k8s.io", "Role")("a/b") == ["may not contain '/'"]
+    assert meta.name_validator("", "Service")("1-master") and not meta.name_validator(
+        "", "Service"
+    )("master-1")
+    assert meta.name_validator("", "Namespace")("a.b") and not meta.name_validator("", "ConfigMap")(
+        "a.b"
+    )
+    assert meta.name_validator("rbac.authorization.k8s.io", "Role")("a/b") == [
+        "may not contain '/'"
+    ]
     assert meta.validate("", "Pod", {"generateName": "train-"}, custom=False) == []
 
 
@@ -59,7 +67,9 @@ spec:
     rendered = Rendered("r", objects=[K8sObject(doc, "r.yaml", 1)])
     [finding] = api_validation.check(rendered, Cluster([rendered]))
     assert finding.path == "spec.workerGroupSpecs[0].template.spec.initContainers[0].name"
-    assert finding.message.endswith('Duplicate value: "wait-gcs-ready" (KubeRay adds an init container of that name)')
+    assert finding.message.endswith(
+        'Duplicate value: "wait-gcs-ready" (KubeRay adds an init container of that name)'
+    )
 
 
 def test_mount_paths_devices_and_sidecar_probes():
@@ -75,9 +85,17 @@ containers:
     volumeDevices: [{name: scratch, devicePath: /dev/x}]
 """)
     errors = dict(validate_pod_spec(spec, "spec", PodContext()))
-    assert errors["spec.containers[0].volumeMounts[1].mountPath"] == 'Invalid value: "/a": must be unique'
-    assert errors["spec.containers[0].volumeDevices[0].name"].startswith('Invalid value: "scratch": ')
-    assert errors["spec.initContainers[0].livenessProbe"] == "Forbidden: may not be set for init containers without restartPolicy=Always"
+    assert (
+        errors["spec.containers[0].volumeMounts[1].mountPath"]
+        == 'Invalid value: "/a": must be unique'
+    )
+    assert errors["spec.containers[0].volumeDevices[0].name"].startswith(
+        'Invalid value: "scratch": '
+    )
+    assert (
+        errors["spec.initContainers[0].livenessProbe"]
+        == "Forbidden: may not be set for init containers without restartPolicy=Always"
+    )
     assert "spec.initContainers[1].livenessProbe" not in errors
 
 
@@ -90,5 +108,14 @@ restartPolicy: [Always]
 """)
     validate_pod_spec(hostile, "spec", PodContext(("Never",)))
     for check in kinds.KIND_CHECKS.values():
-        check({"spec": {"ports": 3, "ingress": [{"ports": [1, {"endPort": "x"}]}], "resources": [], "jobTemplate": 4}})
+        check(
+            {
+                "spec": {
+                    "ports": 3,
+                    "ingress": [{"ports": [1, {"endPort": "x"}]}],
+                    "resources": [],
+                    "jobTemplate": 4,
+                }
+            }
+        )
     meta.validate("", "Pod", {"name": 3, "labels": [1], "annotations": {"a": None}}, custom=True)

@@ -30,16 +30,26 @@ def test_build_prints_the_rendered_yaml(mirror):
 
 def test_build_renders_remote_bases_through_the_mirror_only(mirror, tmp_path):
     # No network here: if the mirror were not used, the remote base could not be fetched.
-    write_tree(tmp_path, {"kustomization.yaml": f"resources:\n  - {REMOTE_KUEUE.format(ref='v0.19.2')}\n"})
+    write_tree(
+        tmp_path, {"kustomization.yaml": f"resources:\n  - {REMOTE_KUEUE.format(ref='v0.19.2')}\n"}
+    )
     done = run_trainops("build", str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert any(d["kind"] == "CustomResourceDefinition" for d in load_docs(done.stdout))
 
 
 def test_typo_in_a_resource_path(mirror, tmp_path):
-    write_tree(tmp_path, {"kustomization.yaml": "resources:\n  - namespace.yaml\n  - deploymnt.yaml\n", "namespace.yaml": ""})
+    write_tree(
+        tmp_path,
+        {
+            "kustomization.yaml": "resources:\n  - namespace.yaml\n  - deploymnt.yaml\n",
+            "namespace.yaml": "",
+        },
+    )
     done = run_trainops("build", str(tmp_path))
-    assert_one_line_error(done, f"{tmp_path}/kustomization.yaml:3:", "'deploymnt.yaml' does not exist")
+    assert_one_line_error(
+        done, f"{tmp_path}/kustomization.yaml:3:", "'deploymnt.yaml' does not exist"
+    )
 
 
 def test_typo_in_a_nested_kustomization_names_that_file(mirror, tmp_path):
@@ -51,17 +61,28 @@ def test_typo_in_a_nested_kustomization_names_that_file(mirror, tmp_path):
         },
     )
     done = run_trainops("build", str(tmp_path / "overlay"))
-    assert_one_line_error(done, f"{tmp_path}/base/kustomization.yaml:2:", "'missing.yaml' does not exist")
+    assert_one_line_error(
+        done, f"{tmp_path}/base/kustomization.yaml:2:", "'missing.yaml' does not exist"
+    )
 
 
 def test_remote_tag_the_mirror_lacks(mirror, tmp_path):
-    write_tree(tmp_path, {"kustomization.yaml": f"resources:\n  - {REMOTE_KUEUE.format(ref='v9.9.9')}\n"})
+    write_tree(
+        tmp_path, {"kustomization.yaml": f"resources:\n  - {REMOTE_KUEUE.format(ref='v9.9.9')}\n"}
+    )
     done = run_trainops("build", str(tmp_path))
-    assert_one_line_error(done, "kustomization.yaml:2:", "ref v9.9.9 is not in the mirror", "v0.18.6")
+    assert_one_line_error(
+        done, "kustomization.yaml:2:", "ref v9.9.9 is not in the mirror", "v0.18.6"
+    )
 
 
 def test_remote_repository_the_mirror_lacks(mirror, tmp_path):
-    write_tree(tmp_path, {"kustomization.yaml": "resources:\n  - https://github.com/nobody/nothing.git//config?ref=v1\n"})
+    write_tree(
+        tmp_path,
+        {
+            "kustomization.yaml": "resources:\n  - https://github.com/nobody/nothing.git//config?ref=v1\n"
+        },
+    )
     done = run_trainops("build", str(tmp_path))
     assert_one_line_error(done, "kustomization.yaml:2:", "has no repository nobody/nothing")
 
@@ -126,11 +147,16 @@ RAW_VOLCANO = "https://raw.githubusercontent.com/volcano-sh/volcano/{ref}/instal
 
 
 def test_a_raw_file_url_renders_from_the_mirror(mirror, tmp_path):
-    write_tree(tmp_path, {
-        "app/kustomization.yaml": "resources:\n  - ../base\n  - " + RAW_VOLCANO.format(ref="v1.15.1", path="volcano-development.yaml") + "\n",
-        "base/kustomization.yaml": "resources:\n  - cm.yaml\n",
-        "base/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mine\n",
-    })
+    write_tree(
+        tmp_path,
+        {
+            "app/kustomization.yaml": "resources:\n  - ../base\n  - "
+            + RAW_VOLCANO.format(ref="v1.15.1", path="volcano-development.yaml")
+            + "\n",
+            "base/kustomization.yaml": "resources:\n  - cm.yaml\n",
+            "base/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mine\n",
+        },
+    )
     done = run_trainops("build", str(tmp_path / "app"))
     assert done.returncode == 0, done.stderr
     docs = load_docs(done.stdout)
@@ -144,7 +170,13 @@ def test_a_raw_file_at_a_tag_the_mirror_lacks(mirror, tmp_path):
     url = RAW_VOLCANO.format(ref="v9.0.0", path="volcano-development.yaml")
     write_tree(tmp_path, {"kustomization.yaml": f"resources:\n  - {url}\n"})
     done = run_trainops("build", str(tmp_path))
-    assert_one_line_error(done, "kustomization.yaml:2:", f"remote file {url}", "ref v9.0.0 is not in the mirror", "v1.15.1")
+    assert_one_line_error(
+        done,
+        "kustomization.yaml:2:",
+        f"remote file {url}",
+        "ref v9.0.0 is not in the mirror",
+        "v1.15.1",
+    )
 
 
 def test_a_raw_file_the_mirror_lacks_at_its_tag(mirror, tmp_path):
@@ -158,13 +190,17 @@ def test_errors_in_a_copied_tree_name_the_real_files(mirror, tmp_path):
     url = RAW_VOLCANO.format(ref="v1.15.1", path="volcano-development.yaml")
     write_tree(tmp_path, {"kustomization.yaml": f"resources:\n  - {url}\n  - missing.yaml\n"})
     done = run_trainops("build", str(tmp_path))
-    assert_one_line_error(done, f"{tmp_path}/kustomization.yaml:3:", "'missing.yaml' does not exist")
+    assert_one_line_error(
+        done, f"{tmp_path}/kustomization.yaml:3:", "'missing.yaml' does not exist"
+    )
     assert "trainops-render-" not in done.stderr
 
 
 def test_fix_pins_and_schemas_stop_on_a_root_that_does_not_render(tmp_path):
-    write_tree(tmp_path, {"k/kustomization.yaml": "resources:\n  - gone.yaml\n",
-                          "trainops.yaml": "crdRoots: [k]\n"})
+    write_tree(
+        tmp_path,
+        {"k/kustomization.yaml": "resources:\n  - gone.yaml\n", "trainops.yaml": "crdRoots: [k]\n"},
+    )
     for command in (["fix", "k"], ["pins", "k"], ["schemas", "--out", str(tmp_path / "out")]):
         done = run_trainops(*command, cwd=tmp_path)
         assert_one_line_error(done, "k/kustomization.yaml:2: 'gone.yaml' does not exist")

@@ -29,16 +29,19 @@ spec:
 def _environment(tmp_path: Path) -> Path:
     """A repository whose one environment has a platform layer (the restricted namespace) and a
     workloads layer (a privileged Job): the Job fails Pod Security only in its environment."""
-    return write_tree(tmp_path, {
-        "trainops.yaml": "roots:\n  - overlays/*/*\n",
-        "base/kustomization.yaml": "resources:\n  - namespace.yaml\n",
-        "base/namespace.yaml": RESTRICTED_NAMESPACE,
-        "apps/kustomization.yaml": "resources:\n  - job.yaml\n",
-        "apps/job.yaml": PRIVILEGED_JOB,
-        "apps/notes.yaml": "kind: [\n",  # rendered by no root
-        "overlays/dev/platform/kustomization.yaml": "resources:\n  - ../../../base\n",
-        "overlays/dev/workloads/kustomization.yaml": "resources:\n  - ../../../apps\n",
-    })
+    return write_tree(
+        tmp_path,
+        {
+            "trainops.yaml": "roots:\n  - overlays/*/*\n",
+            "base/kustomization.yaml": "resources:\n  - namespace.yaml\n",
+            "base/namespace.yaml": RESTRICTED_NAMESPACE,
+            "apps/kustomization.yaml": "resources:\n  - job.yaml\n",
+            "apps/job.yaml": PRIVILEGED_JOB,
+            "apps/notes.yaml": "kind: [\n",  # rendered by no root
+            "overlays/dev/platform/kustomization.yaml": "resources:\n  - ../../../base\n",
+            "overlays/dev/workloads/kustomization.yaml": "resources:\n  - ../../../apps\n",
+        },
+    )
 
 
 def test_a_file_is_checked_with_its_environment(tmp_path):
@@ -54,7 +57,9 @@ def test_a_file_given_from_a_subfolder_finds_the_config(tmp_path):
     repo = _environment(tmp_path)
     done = run_trainops("validate", "--format", "json", "job.yaml", cwd=repo / "apps")
     assert done.returncode == 1, done.stderr
-    assert {(f["rule"], f["file"]) for f in json.loads(done.stdout)} == {("pod-security", "job.yaml")}
+    assert {(f["rule"], f["file"]) for f in json.loads(done.stdout)} == {
+        ("pod-security", "job.yaml")
+    }
     # With no PATH, the config's roots are checked from anywhere in the repository too.
     everything = run_trainops("validate", "--format", "json", cwd=repo / "overlays" / "dev")
     assert {f["rule"] for f in json.loads(everything.stdout)} == {"pod-security"}
@@ -73,7 +78,10 @@ def test_the_mirror_is_found_in_order(tmp_path, monkeypatch):
     (beside / "github.com").mkdir(parents=True)
     monkeypatch.delenv(mirror_module.MIRROR_ENV, raising=False)
     assert mirror_module.find_mirror(None, None, repository) == beside
-    assert mirror_module.find_mirror(None, tmp_path / "configured", repository) == tmp_path / "configured"
+    assert (
+        mirror_module.find_mirror(None, tmp_path / "configured", repository)
+        == tmp_path / "configured"
+    )
     monkeypatch.setenv(mirror_module.MIRROR_ENV, str(tmp_path / "env"))
     assert mirror_module.find_mirror(None, tmp_path / "configured", repository) == tmp_path / "env"
     assert mirror_module.find_mirror(tmp_path / "flag", None, repository) == tmp_path / "flag"
@@ -82,22 +90,32 @@ def test_the_mirror_is_found_in_order(tmp_path, monkeypatch):
 
 
 def test_a_config_mirror_entry_is_used(mirror, tmp_path):
-    write_tree(tmp_path, {
-        "trainops.yaml": f"roots: [app]\nmirror: {mirror}\n",
-        "app/kustomization.yaml": "resources:\n  - https://github.com/kubernetes-sigs/jobset.git//config/default?ref=v0.12.0\n",
-    })
+    write_tree(
+        tmp_path,
+        {
+            "trainops.yaml": f"roots: [app]\nmirror: {mirror}\n",
+            "app/kustomization.yaml": "resources:\n  - https://github.com/kubernetes-sigs/jobset.git//config/default?ref=v0.12.0\n",
+        },
+    )
     done = run_trainops("build", "app", cwd=tmp_path, env={"TRAINOPS_MIRROR": ""})
     assert done.returncode == 0, done.stderr
     assert "kind: CustomResourceDefinition" in done.stdout
 
 
 def test_without_mirror_or_network_validate_says_so_in_one_line(tmp_path):
-    write_tree(tmp_path, {
-        "trainops.yaml": "roots: [app]\n",
-        "app/kustomization.yaml": "resources:\n  - https://github.com/kubernetes-sigs/jobset.git//config/default?ref=v0.12.0\n",
-    })
+    write_tree(
+        tmp_path,
+        {
+            "trainops.yaml": "roots: [app]\n",
+            "app/kustomization.yaml": "resources:\n  - https://github.com/kubernetes-sigs/jobset.git//config/default?ref=v0.12.0\n",
+        },
+    )
     # No network, simulated without touching it: git's HTTPS goes to a closed local port.
-    offline = {"TRAINOPS_MIRROR": "", "HTTPS_PROXY": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9"}
+    offline = {
+        "TRAINOPS_MIRROR": "",
+        "HTTPS_PROXY": "http://127.0.0.1:9",
+        "https_proxy": "http://127.0.0.1:9",
+    }
     done = run_trainops("validate", cwd=tmp_path, env=offline)
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stdout == ""

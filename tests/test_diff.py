@@ -14,8 +14,8 @@ from helpers import git, run_trainops, write_tree
 from trainops.kustomize import find_kustomize
 from trainops.render import Renderer
 from trainops.report import REVIEW_REPORTERS
-from trainops.revisions import resolve
 from trainops.review import review
+from trainops.revisions import resolve
 
 KUBERAY = "https://github.com/ray-project/kuberay.git//ray-operator/config/default?ref={ref}"
 APP_KUSTOMIZATION = """resources:
@@ -130,7 +130,9 @@ def test_objects_and_field_paths(reviewed):
     roots = {r["root"]: r for r in data["roots"]}
     apps = {(o["kind"], o["name"]): o for o in roots["apps"]["objects"]}
     # Reordered keys, containers and quoting are no change; only these fields changed.
-    assert [(f["path"], f["old"], f["new"]) for f in apps[("ConfigMap", "settings")]["fields"]] == [("data.mode", "fast", "safe")]
+    assert [(f["path"], f["old"], f["new"]) for f in apps[("ConfigMap", "settings")]["fields"]] == [
+        ("data.mode", "fast", "safe")
+    ]
     assert [(f["path"], f["old"], f["new"]) for f in apps[("Deployment", "web")]["fields"]] == [
         (WEB, "example.com/web:1.0", "example.com/web:latest"),
         (SIDECAR, "example.com/sidecar:latest", "example.com/sidecar:2.0"),
@@ -139,39 +141,75 @@ def test_objects_and_field_paths(reviewed):
     assert ("added", "CustomResourceDefinition", "raycronjobs.ray.io") in kuberay
     assert ("changed", "CustomResourceDefinition", "rayclusters.ray.io") in kuberay
     deployment = next(o for o in roots["operators/kuberay"]["objects"] if o["kind"] == "Deployment")
-    image = next(f for f in deployment["fields"] if f["path"] == "spec.template.spec.containers[name=kuberay-operator].image")
-    assert (image["old"], image["new"]) == ("quay.io/kuberay/operator:v1.2.2", "quay.io/kuberay/operator:v1.7.0")
+    image = next(
+        f
+        for f in deployment["fields"]
+        if f["path"] == "spec.template.spec.containers[name=kuberay-operator].image"
+    )
+    assert (image["old"], image["new"]) == (
+        "quay.io/kuberay/operator:v1.2.2",
+        "quay.io/kuberay/operator:v1.7.0",
+    )
 
 
 def test_pins_images_breaking_changes_and_findings(reviewed):
     data = json.loads(_report(reviewed, "json"))
-    assert data["pins"] == [{
-        "kind": "remote base", "what": "https://github.com/ray-project/kuberay.git//ray-operator/config/default",
-        "old": "v1.2.2", "new": "v1.7.0", "where": "operators/kuberay/kustomization.yaml:3",
-    }]
+    assert data["pins"] == [
+        {
+            "kind": "remote base",
+            "what": "https://github.com/ray-project/kuberay.git//ray-operator/config/default",
+            "old": "v1.2.2",
+            "new": "v1.7.0",
+            "where": "operators/kuberay/kustomization.yaml:3",
+        }
+    ]
     images = {i["name"]: (i["old"], i["new"], i["where"]) for i in data["images"]}
     assert images == {
         "example.com/web": (["1.0"], ["latest"], "apps/kustomization.yaml:4"),
         "example.com/sidecar": (["latest"], ["2.0"], None),
         "quay.io/kuberay/operator": (["v1.2.2"], ["v1.7.0"], None),
     }
-    breaking = {(c["crd"], c["version"], c["path"], c["message"]) for c in data["crdChanges"] if c["breaking"]}
-    assert ("rayservices.ray.io", "v1", "spec.rayClusterConfig", "field became required") in breaking
-    assert ("rayclusters.ray.io", "v1", "spec.headGroupSpec.template.spec.resourceClaims[].source", "field removed") in breaking
+    breaking = {
+        (c["crd"], c["version"], c["path"], c["message"])
+        for c in data["crdChanges"]
+        if c["breaking"]
+    }
+    assert (
+        "rayservices.ray.io",
+        "v1",
+        "spec.rayClusterConfig",
+        "field became required",
+    ) in breaking
+    assert (
+        "rayclusters.ray.io",
+        "v1",
+        "spec.headGroupSpec.template.spec.resourceClaims[].source",
+        "field removed",
+    ) in breaking
     compatible = {(c["crd"], c["message"]) for c in data["crdChanges"] if not c["breaking"]}
     assert ("raycronjobs.ray.io", "CRD added, serving v1") in compatible
     introduced = {(f["rule"], f["file"], f["path"]) for f in data["findings"]["introduced"]}
     fixed = {(f["rule"], f["file"], f["path"]) for f in data["findings"]["fixed"]}
     assert ("pinned", "apps/app.yaml", "spec.template.spec.containers[1].image") in introduced
-    assert ("pinned", "apps/app.yaml", "spec.template.spec.containers[1].image") in fixed  # the sidecar, first before
+    assert (
+        "pinned",
+        "apps/app.yaml",
+        "spec.template.spec.containers[1].image",
+    ) in fixed  # the sidecar, first before
     # The CRD grew past the client-side apply limit: a finding the bump introduced, named at its new ref.
-    assert any(f["rule"] == "layer-order" and "rayclusters.ray.io" in f["message"] for f in data["findings"]["introduced"])
+    assert any(
+        f["rule"] == "layer-order" and "rayclusters.ray.io" in f["message"]
+        for f in data["findings"]["introduced"]
+    )
     assert data["summary"]["breaking"] == len(breaking)
 
 
 def test_text_format(reviewed):
     text = _report(reviewed, "text")
-    assert "remote base https://github.com/ray-project/kuberay.git//ray-operator/config/default: v1.2.2 → v1.7.0" in text
+    assert (
+        "remote base https://github.com/ray-project/kuberay.git//ray-operator/config/default: v1.2.2 → v1.7.0"
+        in text
+    )
     assert "example.com/web: 1.0 → latest  (apps/kustomization.yaml:4)" in text
     assert "breaking rayservices.ray.io v1 spec.rayClusterConfig: field became required" in text
     assert "compatible raycronjobs.ray.io: CRD added, serving v1" in text
@@ -184,7 +222,10 @@ def test_text_format(reviewed):
 def test_markdown_format(reviewed):
     markdown = _report(reviewed, "markdown")
     assert markdown.startswith("### trainops diff: `base (")
-    assert "| remote base | https://github.com/ray-project/kuberay.git//ray-operator/config/default | v1.2.2 | v1.7.0 | operators/kuberay/kustomization.yaml:3 |" in markdown
+    assert (
+        "| remote base | https://github.com/ray-project/kuberay.git//ray-operator/config/default | v1.2.2 | v1.7.0 | operators/kuberay/kustomization.yaml:3 |"
+        in markdown
+    )
     assert "#### Breaking CRD changes" in markdown
     assert "| rayservices.ray.io | v1 | spec.rayClusterConfig | field became required |" in markdown
     assert "> [!CAUTION]" in markdown and "#### Findings introduced" in markdown
@@ -197,7 +238,9 @@ def test_markdown_format(reviewed):
 
 
 def test_cli_exit_codes_and_json(scratch, mirror):
-    done = run_trainops("diff", "--base", "base", "--head", "head", "--format", "json", "apps", cwd=scratch)
+    done = run_trainops(
+        "diff", "--base", "base", "--head", "head", "--format", "json", "apps", cwd=scratch
+    )
     assert done.returncode == 1, done.stderr  # the change introduces a finding
     data = json.loads(done.stdout)
     assert [r["root"] for r in data["roots"]] == ["apps"]
@@ -223,8 +266,13 @@ def test_cli_cannot_run_is_one_line(scratch, tmp_path):
 
 
 def test_a_root_that_stops_rendering_is_reported_and_fails(tmp_path):
-    write_tree(tmp_path, {"app/kustomization.yaml": "resources:\n  - cm.yaml\n",
-                          "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"})
+    write_tree(
+        tmp_path,
+        {
+            "app/kustomization.yaml": "resources:\n  - cm.yaml\n",
+            "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+        },
+    )
     git(tmp_path, "init", "-q")
     git(tmp_path, "add", "-A")
     git(tmp_path, "commit", "-qm", "base")

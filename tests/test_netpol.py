@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import yaml
 
-from trainops.network.netpol import Cluster, Endpoint, PortSet, Policy, selector_matches
+from trainops.network.netpol import Cluster, Endpoint, Policy, PortSet, selector_matches
 from trainops.objects import K8sObject
 
 TCP_ALL = PortSet.of("TCP", 1, 65535)
 
 
 def policy(spec: dict, namespace: str = "a", name: str = "p") -> Policy:
-    doc = {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy", "metadata": {"name": name, "namespace": namespace}, "spec": spec}
+    doc = {
+        "apiVersion": "networking.k8s.io/v1",
+        "kind": "NetworkPolicy",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": spec,
+    }
     return Policy(K8sObject(doc, "policies.yaml", 1))
 
 
@@ -19,7 +24,9 @@ def pod(namespace: str = "a", ports: dict | None = None, **labels: str) -> Endpo
     return Endpoint("pod", namespace, labels, ports or {})
 
 
-def allowed(policies: list[Policy], source: Endpoint, destination: Endpoint, namespaces=None) -> PortSet:
+def allowed(
+    policies: list[Policy], source: Endpoint, destination: Endpoint, namespaces=None
+) -> PortSet:
     return Cluster(policies, namespaces or {}).allowed(source, destination).ports
 
 
@@ -30,56 +37,116 @@ def test_no_policy_leaves_everything_open():
 def test_a_policy_without_policy_types_isolates_ingress_only_unless_it_has_egress_rules():
     deny_in = policy({"podSelector": {}})
     assert allowed([deny_in], pod(), pod()) == PortSet()
-    assert allowed([deny_in], pod(), pod(namespace="b")) == PortSet.everything()  # b's pods are not selected
-    with_egress = policy({"podSelector": {}, "egress": [{"ports": [{"port": 53, "protocol": "UDP"}]}]})
+    assert (
+        allowed([deny_in], pod(), pod(namespace="b")) == PortSet.everything()
+    )  # b's pods are not selected
+    with_egress = policy(
+        {"podSelector": {}, "egress": [{"ports": [{"port": 53, "protocol": "UDP"}]}]}
+    )
     assert allowed([with_egress], pod(namespace="a"), pod(namespace="b")) == PortSet.of("UDP", 53)
 
 
 def test_both_ends_must_allow():
-    egress = policy({"podSelector": {}, "policyTypes": ["Egress"], "egress": [{"ports": [{"port": 80}]}]})
-    ingress = policy({"podSelector": {}, "policyTypes": ["Ingress"], "ingress": [{"ports": [{"port": 80, "endPort": 90}]}]}, "b")
+    egress = policy(
+        {"podSelector": {}, "policyTypes": ["Egress"], "egress": [{"ports": [{"port": 80}]}]}
+    )
+    ingress = policy(
+        {
+            "podSelector": {},
+            "policyTypes": ["Ingress"],
+            "ingress": [{"ports": [{"port": 80, "endPort": 90}]}],
+        },
+        "b",
+    )
     assert allowed([egress, ingress], pod("a"), pod("b")) == PortSet.of("TCP", 80)
 
 
 def test_peers_pod_selector_is_the_policy_namespace_namespace_selector_any():
-    only_same = policy({"podSelector": {}, "ingress": [{"from": [{"podSelector": {"matchLabels": {"app": "x"}}}]}]})
+    only_same = policy(
+        {"podSelector": {}, "ingress": [{"from": [{"podSelector": {"matchLabels": {"app": "x"}}}]}]}
+    )
     assert allowed([only_same], pod("a", app="x"), pod("a")) == PortSet.everything()
     assert allowed([only_same], pod("b", app="x"), pod("a")) == PortSet()
-    from_ns = policy({"podSelector": {}, "ingress": [{"from": [{
-        "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "b"}},
-        "podSelector": {"matchLabels": {"app": "x"}},
-    }]}]})
+    from_ns = policy(
+        {
+            "podSelector": {},
+            "ingress": [
+                {
+                    "from": [
+                        {
+                            "namespaceSelector": {
+                                "matchLabels": {"kubernetes.io/metadata.name": "b"}
+                            },
+                            "podSelector": {"matchLabels": {"app": "x"}},
+                        }
+                    ]
+                }
+            ],
+        }
+    )
     assert allowed([from_ns], pod("b", app="x"), pod("a")) == PortSet.everything()
     assert allowed([from_ns], pod("b", app="y"), pod("a")) == PortSet()
-    team = policy({"podSelector": {}, "ingress": [{"from": [{"namespaceSelector": {"matchLabels": {"team": "ml"}}}]}]})
+    team = policy(
+        {
+            "podSelector": {},
+            "ingress": [{"from": [{"namespaceSelector": {"matchLabels": {"team": "ml"}}}]}],
+        }
+    )
     assert allowed([team], pod("b"), pod("a"), {"b": {"team": "ml"}}) == PortSet.everything()
     assert allowed([team], pod("c"), pod("a"), {"c": {"team": "web"}}) == PortSet()
 
 
 def test_ports_named_ranges_and_protocol_default():
     web = pod("a", ports={("http", "TCP"): 8080}, app="web")
-    rule = policy({"podSelector": {}, "ingress": [{"ports": [{"port": "http"}, {"port": 9000, "endPort": 9010}, {"protocol": "UDP"}]}]})
+    rule = policy(
+        {
+            "podSelector": {},
+            "ingress": [
+                {"ports": [{"port": "http"}, {"port": 9000, "endPort": 9010}, {"protocol": "UDP"}]}
+            ],
+        }
+    )
     result = allowed([rule], pod("b"), web)
     assert result == PortSet({"TCP": [(8080, 8080), (9000, 9010)], "UDP": [(1, 65535)]})
-    assert allowed([rule], pod("b"), pod("a")) == PortSet({"TCP": [(9000, 9010)], "UDP": [(1, 65535)]})  # no port named http
+    assert allowed([rule], pod("b"), pod("a")) == PortSet(
+        {"TCP": [(9000, 9010)], "UDP": [(1, 65535)]}
+    )  # no port named http
 
 
 def test_ip_blocks_match_addresses_outside_the_pod_network_only():
-    rule = policy({"podSelector": {}, "ingress": [{"from": [{"ipBlock": {"cidr": "10.0.0.0/8", "except": ["10.1.0.0/16"]}}]}]})
+    rule = policy(
+        {
+            "podSelector": {},
+            "ingress": [{"from": [{"ipBlock": {"cidr": "10.0.0.0/8", "except": ["10.1.0.0/16"]}}]}],
+        }
+    )
     assert allowed([rule], pod("b"), pod("a")) == PortSet()
-    assert allowed([rule], Endpoint("node", None, address="10.2.3.4"), pod("a")) == PortSet.everything()
+    assert (
+        allowed([rule], Endpoint("node", None, address="10.2.3.4"), pod("a"))
+        == PortSet.everything()
+    )
     assert allowed([rule], Endpoint("node", None, address="10.1.3.4"), pod("a")) == PortSet()
-    assert allowed([rule], Endpoint("the API server", None), pod("a")) == PortSet.everything()  # address unknown
+    assert (
+        allowed([rule], Endpoint("the API server", None), pod("a")) == PortSet.everything()
+    )  # address unknown
 
 
 def test_selector_operators():
     labels = {"tier": "gpu", "spot": "true"}
     assert selector_matches({}, labels)
-    assert selector_matches({"matchExpressions": [{"key": "tier", "operator": "In", "values": ["gpu", "cpu"]}]}, labels)
-    assert not selector_matches({"matchExpressions": [{"key": "tier", "operator": "NotIn", "values": ["gpu"]}]}, labels)
+    assert selector_matches(
+        {"matchExpressions": [{"key": "tier", "operator": "In", "values": ["gpu", "cpu"]}]}, labels
+    )
+    assert not selector_matches(
+        {"matchExpressions": [{"key": "tier", "operator": "NotIn", "values": ["gpu"]}]}, labels
+    )
     assert selector_matches({"matchExpressions": [{"key": "spot", "operator": "Exists"}]}, labels)
-    assert not selector_matches({"matchExpressions": [{"key": "spot", "operator": "DoesNotExist"}]}, labels)
-    assert not selector_matches({"matchExpressions": [{"key": "spot", "operator": "Bogus"}]}, labels)
+    assert not selector_matches(
+        {"matchExpressions": [{"key": "spot", "operator": "DoesNotExist"}]}, labels
+    )
+    assert not selector_matches(
+        {"matchExpressions": [{"key": "spot", "operator": "Bogus"}]}, labels
+    )
     assert not selector_matches("not a selector", labels)
 
 
@@ -93,5 +160,7 @@ def test_port_set_arithmetic_and_text():
 
 
 def test_wrong_typed_fields_do_not_crash():
-    spec = yaml.safe_load("{podSelector: {}, ingress: [{from: 3, ports: [{port: [1]}, 5]}, 7], egress: nope}")
+    spec = yaml.safe_load(
+        "{podSelector: {}, ingress: [{from: 3, ports: [{port: [1]}, 5]}, 7], egress: nope}"
+    )
     assert allowed([policy(spec)], pod("b"), pod("a")) == PortSet()

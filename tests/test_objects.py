@@ -45,7 +45,9 @@ def test_a_syntax_error_spoils_only_its_own_document():
 
 
 def test_generate_name_counts_as_a_name_and_objects_expose_their_group():
-    parsed = parse_stream("apiVersion: batch/v1\nkind: Job\nmetadata: {generateName: j-}\n", "f.yaml")
+    parsed = parse_stream(
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {generateName: j-}\n", "f.yaml"
+    )
     assert parsed.malformed == []
     parsed = parse_stream("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\n", "f.yaml")
     assert parsed.objects[0].group == "batch"

@@ -13,9 +13,21 @@ from restricted import restricted_problems
 
 OPERATORS = {
     # folder: (namespace, deployment, CRD names it must carry)
-    "training-operator": ("kubeflow", "training-operator", {"pytorchjobs.kubeflow.org", "tfjobs.kubeflow.org"}),
-    "kuberay": ("ray-system", "kuberay-operator", {"rayjobs.ray.io", "rayclusters.ray.io", "rayservices.ray.io"}),
-    "kueue": ("kueue-system", "kueue-controller-manager", {"clusterqueues.kueue.x-k8s.io", "localqueues.kueue.x-k8s.io"}),
+    "training-operator": (
+        "kubeflow",
+        "training-operator",
+        {"pytorchjobs.kubeflow.org", "tfjobs.kubeflow.org"},
+    ),
+    "kuberay": (
+        "ray-system",
+        "kuberay-operator",
+        {"rayjobs.ray.io", "rayclusters.ray.io", "rayservices.ray.io"},
+    ),
+    "kueue": (
+        "kueue-system",
+        "kueue-controller-manager",
+        {"clusterqueues.kueue.x-k8s.io", "localqueues.kueue.x-k8s.io"},
+    ),
     "jobset": ("jobset-system", "jobset-controller-manager", {"jobsets.jobset.x-k8s.io"}),
 }
 
@@ -26,7 +38,9 @@ def rendered(renderer) -> dict[str, list[dict]]:
 
 
 def only(docs: list[dict], kind: str, name: str | None = None) -> dict:
-    matches = [d for d in docs if d["kind"] == kind and (name is None or d["metadata"]["name"] == name)]
+    matches = [
+        d for d in docs if d["kind"] == kind and (name is None or d["metadata"]["name"] == name)
+    ]
     assert len(matches) == 1, f"expected one {kind} {name or ''}, found {len(matches)}"
     return matches[0]
 
@@ -48,7 +62,9 @@ def test_operator_pod_templates_meet_restricted(rendered, operator):
             assert restricted_problems(spec) == [], doc["metadata"]["name"]
             for container in spec["containers"]:
                 assert {"cpu", "memory"} <= set(container["resources"]["limits"]), container["name"]
-                assert {"cpu", "memory"} <= set(container["resources"]["requests"]), container["name"]
+                assert {"cpu", "memory"} <= set(container["resources"]["requests"]), container[
+                    "name"
+                ]
 
 
 @pytest.mark.parametrize("operator", sorted(OPERATORS))
@@ -57,14 +73,22 @@ def test_crds_are_marked_for_server_side_apply_and_never_deleted_by_gitops(rende
     assert crds
     for crd in crds:
         annotations = crd["metadata"]["annotations"]
-        assert annotations["argocd.argoproj.io/sync-options"] == "ServerSideApply=true,Prune=false,Delete=false"
+        assert (
+            annotations["argocd.argoproj.io/sync-options"]
+            == "ServerSideApply=true,Prune=false,Delete=false"
+        )
         assert annotations["kustomize.toolkit.fluxcd.io/prune"] == "disabled"
         assert crd["metadata"]["labels"]["trainops.dev/apply"] == "server-side"
 
 
 def test_some_crds_really_exceed_the_client_side_apply_limit(rendered):
     # The reason for server-side apply: last-applied-configuration can hold 262144 bytes at most.
-    sizes = [len(yaml.safe_dump(d)) for docs in rendered.values() for d in docs if d["kind"] == "CustomResourceDefinition"]
+    sizes = [
+        len(yaml.safe_dump(d))
+        for docs in rendered.values()
+        for d in docs
+        if d["kind"] == "CustomResourceDefinition"
+    ]
     assert max(sizes) > 262144
 
 
@@ -76,7 +100,9 @@ def test_no_image_from_a_staging_registry_or_floating_tag(rendered):
                     image = container["image"]
                     assert "staging" not in image, image
                     assert ":" in image.rsplit("/", 1)[-1], image
-                    assert image.rsplit(":", 1)[1] not in ("latest", "main", "master", "nightly"), image
+                    assert image.rsplit(":", 1)[1] not in ("latest", "main", "master", "nightly"), (
+                        image
+                    )
 
 
 def test_kueue_runs_the_release_image(rendered):
@@ -87,13 +113,20 @@ def test_kueue_runs_the_release_image(rendered):
 
 def test_jobset_runs_the_release_image(rendered):
     deployment = only(rendered["jobset"], "Deployment", "jobset-controller-manager")
-    assert deployment["spec"]["template"]["spec"]["containers"][0]["image"] == "registry.k8s.io/jobset/jobset:v0.12.0"
+    assert (
+        deployment["spec"]["template"]["spec"]["containers"][0]["image"]
+        == "registry.k8s.io/jobset/jobset:v0.12.0"
+    )
 
 
 @pytest.mark.parametrize("operator", ["kueue", "jobset"])
 def test_controller_config_rolls_out_on_change(rendered, operator):
     # Mounted through subPath, which never sees an update: the name's content hash must change instead.
-    [config_map] = [d for d in rendered[operator] if d["kind"] == "ConfigMap" and "-config" in d["metadata"]["name"]]
+    [config_map] = [
+        d
+        for d in rendered[operator]
+        if d["kind"] == "ConfigMap" and "-config" in d["metadata"]["name"]
+    ]
     name = config_map["metadata"]["name"]
     assert re.fullmatch(rf"{operator}-controller-config-[a-z0-9]{{10}}", name)
     deployment = only(rendered[operator], "Deployment", f"{operator}-controller-manager")
@@ -102,10 +135,26 @@ def test_controller_config_rolls_out_on_change(rendered, operator):
 
 
 def test_kueue_registers_webhooks_only_for_its_kinds_and_enabled_integrations(rendered):
-    resources = {(w["name"], r) for d in rendered["kueue"] if d["kind"].endswith("WebhookConfiguration")
-                 for w in d["webhooks"] for rule in w["rules"] for r in rule["resources"]}
-    assert {r for _, r in resources} == {"jobs", "jobsets", "pytorchjobs", "rayclusters", "rayjobs", "workloads",
-                                         "workloads/status", "clusterqueues", "cohorts", "resourceflavors"}
+    resources = {
+        (w["name"], r)
+        for d in rendered["kueue"]
+        if d["kind"].endswith("WebhookConfiguration")
+        for w in d["webhooks"]
+        for rule in w["rules"]
+        for r in rule["resources"]
+    }
+    assert {r for _, r in resources} == {
+        "jobs",
+        "jobsets",
+        "pytorchjobs",
+        "rayclusters",
+        "rayjobs",
+        "workloads",
+        "workloads/status",
+        "clusterqueues",
+        "cohorts",
+        "resourceflavors",
+    }
 
 
 def test_kueue_config_enables_exactly_our_integrations(rendered):
@@ -123,7 +172,9 @@ def test_kueue_config_enables_exactly_our_integrations(rendered):
     # The Deployment mounts the ConfigMap it reads its --config from.
     deployment = only(rendered["kueue"], "Deployment", "kueue-controller-manager")
     volumes = deployment["spec"]["template"]["spec"]["volumes"]
-    assert {"name": config_map["metadata"]["name"]} == next(v["configMap"] for v in volumes if "configMap" in v)
+    assert {"name": config_map["metadata"]["name"]} == next(
+        v["configMap"] for v in volumes if "configMap" in v
+    )
 
 
 def test_training_operator_uses_a_restricted_init_container_template(rendered):
@@ -131,10 +182,14 @@ def test_training_operator_uses_a_restricted_init_container_template(rendered):
     deployment = only(docs, "Deployment", "training-operator")
     pod = deployment["spec"]["template"]["spec"]
     container = pod["containers"][0]
-    flag = next(a for a in container["args"] if a.startswith("--pytorch-init-container-template-file="))
+    flag = next(
+        a for a in container["args"] if a.startswith("--pytorch-init-container-template-file=")
+    )
     template_path = Path(flag.split("=", 1)[1])
 
-    mount = next(m for m in container["volumeMounts"] if template_path.is_relative_to(m["mountPath"]))
+    mount = next(
+        m for m in container["volumeMounts"] if template_path.is_relative_to(m["mountPath"])
+    )
     volume = next(v for v in pod["volumes"] if v["name"] == mount["name"])
     config_map = only(docs, "ConfigMap", volume["configMap"]["name"])
     template = config_map["data"][template_path.name]
@@ -154,7 +209,9 @@ def test_training_operator_init_container_waits_for_the_masters_port_not_its_nam
     """DNS alone says nothing of whether the master listens: the template connects to its port."""
     config_map = only(rendered["training-operator"], "ConfigMap")
     [template] = config_map["data"].values()
-    [init] = yaml.safe_load(template.replace("{{.MasterAddr}}", "job-master-0").replace("{{.MaxTries}}", "3"))
+    [init] = yaml.safe_load(
+        template.replace("{{.MasterAddr}}", "job-master-0").replace("{{.MaxTries}}", "3")
+    )
     script = init["command"][-1]
     assert "nslookup" not in script
     job = yaml.safe_load((REPO / "workloads" / "bookstore-ml" / "pytorchjob.yaml").read_text())

@@ -12,7 +12,11 @@ from restricted import restricted_problems
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 GPU = "nvidia.com/gpu"
-KUEUE_SUSPEND = {"Job": ("spec", "suspend"), "PyTorchJob": ("spec", "runPolicy", "suspend"), "RayJob": ("spec", "suspend")}
+KUEUE_SUSPEND = {
+    "Job": ("spec", "suspend"),
+    "PyTorchJob": ("spec", "runPolicy", "suspend"),
+    "RayJob": ("spec", "suspend"),
+}
 
 
 def training_jobs(overlays, env):
@@ -25,13 +29,24 @@ def containers(template):
 
 
 def only(docs, kind, name=None):
-    found = [d for d in docs if d["kind"] == kind and (name is None or d["metadata"]["name"] == name)]
+    found = [
+        d for d in docs if d["kind"] == kind and (name is None or d["metadata"]["name"] == name)
+    ]
     assert len(found) == 1, (kind, name, len(found))
     return found[0]
 
 
 def parse_quantity(value) -> float:
-    units = {"m": 1e-3, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "k": 1e3, "M": 1e6, "G": 1e9}
+    units = {
+        "m": 1e-3,
+        "Ki": 2**10,
+        "Mi": 2**20,
+        "Gi": 2**30,
+        "Ti": 2**40,
+        "k": 1e3,
+        "M": 1e6,
+        "G": 1e9,
+    }
     match = re.fullmatch(r"([0-9.]+)([A-Za-z]*)", str(value))
     return float(match.group(1)) * units.get(match.group(2), 1)
 
@@ -54,7 +69,10 @@ def test_training_pods_meet_restricted_and_have_requests_and_limits(overlays, en
             assert restricted_problems(template["spec"]) == [], (job["metadata"]["name"], path)
             for container in containers(template):
                 resources = container["resources"]
-                assert {"cpu", "memory"} <= set(resources["requests"]) & set(resources["limits"]), (path, container["name"])
+                assert {"cpu", "memory"} <= set(resources["requests"]) & set(resources["limits"]), (
+                    path,
+                    container["name"],
+                )
 
 
 @pytest.mark.parametrize("env", ENVIRONMENTS)
@@ -84,7 +102,9 @@ def test_kind_has_no_gpu_and_uses_local_dev_images(overlays):
     for job in training_jobs(overlays, "kind"):
         for _, template in pod_templates(job):
             for container in template["spec"]["containers"]:
-                assert container["image"].startswith("bookstore/recommender-train"), container["image"]
+                assert container["image"].startswith("bookstore/recommender-train"), container[
+                    "image"
+                ]
                 assert container["image"].endswith(":dev")
                 assert container["imagePullPolicy"] == "IfNotPresent"
     pvc = only(overlays[("kind", "workloads")], "PersistentVolumeClaim", "recommender-model")
@@ -128,7 +148,11 @@ def test_gpu_cluster_queue_quota_holds_each_gang(overlays):
         if resource["name"] == GPU
     )
     assert quota > 0
-    flavors = {d["metadata"]["name"]: d for d in overlays[("gpu", "platform")] if d["kind"] == "ResourceFlavor"}
+    flavors = {
+        d["metadata"]["name"]: d
+        for d in overlays[("gpu", "platform")]
+        if d["kind"] == "ResourceFlavor"
+    }
     assert any(t["key"] == GPU for t in flavors["gpu"]["spec"]["tolerations"])
     for job in training_jobs(overlays, "gpu"):
         gang = sum(
@@ -137,7 +161,11 @@ def test_gpu_cluster_queue_quota_holds_each_gang(overlays):
         )
         assert 0 < gang <= quota, (job["metadata"]["name"], gang, quota)
         if job["kind"] == "PyTorchJob":  # the elastic maximum must fit as well
-            per_pod = parse_quantity(job["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]["containers"][0]["resources"]["limits"][GPU])
+            per_pod = parse_quantity(
+                job["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]["containers"][0][
+                    "resources"
+                ]["limits"][GPU]
+            )
             assert job["spec"]["elasticPolicy"]["maxReplicas"] * per_pod <= quota
 
 
@@ -147,15 +175,25 @@ def test_cloud_checkpoints_on_rwx_and_an_elastic_pytorchjob(overlays, env):
     assert pvc["spec"]["accessModes"] == ["ReadWriteMany"] and pvc["spec"]["storageClassName"]
     job = only(overlays[(env, "workloads")], "PyTorchJob")
     elastic = job["spec"]["elasticPolicy"]
-    assert 1 <= elastic["minReplicas"] <= job["spec"]["pytorchReplicaSpecs"]["Worker"]["replicas"] <= elastic["maxReplicas"]
+    assert (
+        1
+        <= elastic["minReplicas"]
+        <= job["spec"]["pytorchReplicaSpecs"]["Worker"]["replicas"]
+        <= elastic["maxReplicas"]
+    )
     assert elastic["rdzvBackend"] == "c10d" and elastic["maxRestarts"] > 0
     worker = job["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]
     assert any(t["key"] == "trainops.dev/spot" for t in worker["tolerations"])
-    assert "--checkpoint-dir=/workspace/model/checkpoints/pytorchjob" in worker["containers"][0]["args"]
+    assert (
+        "--checkpoint-dir=/workspace/model/checkpoints/pytorchjob"
+        in worker["containers"][0]["args"]
+    )
     for job in training_jobs(overlays, env):
         for _, template in pod_templates(job):
             for container in template["spec"]["containers"]:
-                assert container["image"].startswith("registry.example.com/bookstore/"), container["image"]
+                assert container["image"].startswith("registry.example.com/bookstore/"), container[
+                    "image"
+                ]
 
 
 @pytest.mark.parametrize("env", ENVIRONMENTS)
@@ -180,7 +218,12 @@ def test_volcano_job_uses_the_pytorch_plugin_with_a_restricted_wait_for_master(o
     job = only(overlays[("volcano", "workloads")], "Job", "recommender-train-volcano")
     assert job["apiVersion"] == "batch.volcano.sh/v1alpha1"
     plugin = job["spec"]["plugins"]["pytorch"]
-    assert {"--master=master", "--worker=worker", "--port=23456", "--wait-master-enabled=true"} <= set(plugin)
+    assert {
+        "--master=master",
+        "--worker=worker",
+        "--port=23456",
+        "--wait-master-enabled=true",
+    } <= set(plugin)
     tasks = {task["name"]: task for task in job["spec"]["tasks"]}
     init = tasks["worker"]["template"]["spec"]["initContainers"]
     # Volcano injects its own (unrestricted) init container unless one of this name is present.
@@ -190,12 +233,17 @@ def test_volcano_job_uses_the_pytorch_plugin_with_a_restricted_wait_for_master(o
     assert "nslookup" not in script
     assert "nc -z -w 2 recommender-train-volcano-master-0.recommender-train-volcano 23456" in script
     assert job["spec"]["minAvailable"] == sum(t["replicas"] for t in tasks.values())
-    assert any(d["kind"] == "CustomResourceDefinition" and d["metadata"]["name"] == "jobs.batch.volcano.sh" for d in overlays[("volcano", "operators")])
+    assert any(
+        d["kind"] == "CustomResourceDefinition" and d["metadata"]["name"] == "jobs.batch.volcano.sh"
+        for d in overlays[("volcano", "operators")]
+    )
 
 
 def test_ray_version_equals_the_ray_image_version(overlays):
     dockerfile = (REPO / "workloads" / "bookstore-ml" / "train" / "Dockerfile").read_text()
-    ray_image = re.search(r"^ARG RAY_IMAGE=rayproject/ray:(\d+\.\d+\.\d+)", dockerfile, re.MULTILINE).group(1)
+    ray_image = re.search(
+        r"^ARG RAY_IMAGE=rayproject/ray:(\d+\.\d+\.\d+)", dockerfile, re.MULTILINE
+    ).group(1)
     for env in ENVIRONMENTS:
         ray_job = only(overlays[(env, "workloads")], "RayJob")
         assert ray_job["spec"]["rayClusterSpec"]["rayVersion"] == ray_image, env

@@ -6,7 +6,9 @@ import json
 
 from helpers import run_trainops, write_tree
 
-LONG = "registry.example.com/a-very-long-organisation-name/and-an-even-longer-image-name-for-wrapping"
+LONG = (
+    "registry.example.com/a-very-long-organisation-name/and-an-even-longer-image-name-for-wrapping"
+)
 DEPLOYMENT = f"""apiVersion: apps/v1
 kind: Deployment
 metadata: {{name: web}}
@@ -24,26 +26,38 @@ spec:
 
 
 def _tree(tmp_path, tag: str):
-    return write_tree(tmp_path, {
-        "base/kustomization.yaml": "resources:\n  - deployment.yaml\n",
-        "base/deployment.yaml": DEPLOYMENT,
-        "overlay/kustomization.yaml": f"resources:\n  - ../base\nimages:\n  - name: {LONG}\n    newTag: \"{tag}\"\n",
-    })
+    return write_tree(
+        tmp_path,
+        {
+            "base/kustomization.yaml": "resources:\n  - deployment.yaml\n",
+            "base/deployment.yaml": DEPLOYMENT,
+            "overlay/kustomization.yaml": f'resources:\n  - ../base\nimages:\n  - name: {LONG}\n    newTag: "{tag}"\n',
+        },
+    )
 
 
 def test_an_image_set_by_an_overlay_is_shown_where_the_overlay_sets_it(tmp_path):
     _tree(tmp_path, "1.2.3")
     done = run_trainops("pins", "--format", "json", "overlay", cwd=tmp_path)
-    found = {(p["what"], p["version"]): (p["file"], p["line"], p["problem"]) for p in json.loads(done.stdout)}
+    found = {
+        (p["what"], p["version"]): (p["file"], p["line"], p["problem"])
+        for p in json.loads(done.stdout)
+    }
     assert found[(LONG, "1.2.3")] == ("overlay/kustomization.yaml", 4, None)
     # An image no overlay sets is shown in the file that names it.
-    assert found[("example.com/tool", "latest")] == ("base/deployment.yaml", 1, "image example.com/tool:latest uses a floating tag")
+    assert found[("example.com/tool", "latest")] == (
+        "base/deployment.yaml",
+        1,
+        "image example.com/tool:latest uses a floating tag",
+    )
     assert done.returncode == 1  # a pin with a problem
 
 
 def test_text_is_not_truncated_in_a_pipe_and_clean_pins_exit_0(tmp_path):
     _tree(tmp_path, "1.2.3")
-    (tmp_path / "base" / "deployment.yaml").write_text(DEPLOYMENT.replace("tool:latest", "tool:2.0"))
+    (tmp_path / "base" / "deployment.yaml").write_text(
+        DEPLOYMENT.replace("tool:latest", "tool:2.0")
+    )
     done = run_trainops("pins", "overlay", cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     row = next(line for line in done.stdout.splitlines() if LONG in line)

@@ -18,8 +18,12 @@ def _crd(versions: dict[str, dict], scope: str = "Namespaced") -> dict:
             "group": "example.com",
             "scope": scope,
             "versions": [
-                {"name": name, "served": True, "storage": index == 0,
-                 "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": spec}}}}
+                {
+                    "name": name,
+                    "served": True,
+                    "storage": index == 0,
+                    "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": spec}}},
+                }
                 for index, (name, spec) in enumerate(versions.items())
             ],
         },
@@ -33,13 +37,19 @@ SPEC = {
         "size": {"type": "integer"},
         "mode": {"type": "string", "enum": ["fast", "safe"]},
         "extra": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
-        "items": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}}}},
+        "items": {
+            "type": "array",
+            "items": {"type": "object", "properties": {"id": {"type": "string"}}},
+        },
     },
 }
 
 
 def _changes(old: dict, new: dict) -> set[tuple]:
-    return {(c.version, c.path, c.message, c.breaking) for c in compare_crds("widgets.example.com", old, new)}
+    return {
+        (c.version, c.path, c.message, c.breaking)
+        for c in compare_crds("widgets.example.com", old, new)
+    }
 
 
 def test_breaking_changes_are_flagged():
@@ -77,21 +87,38 @@ def test_compatible_changes_are_not_breaking():
 
 
 def test_removed_crd_and_scope_change_are_breaking():
-    assert _changes(_crd({"v1": SPEC}), None) == {(None, "", "CRD removed: the API server deletes every object of it", True)}
-    assert (None, "", "scope changed from Namespaced to Cluster", True) in _changes(_crd({"v1": SPEC}), _crd({"v1": SPEC}, "Cluster"))
+    assert _changes(_crd({"v1": SPEC}), None) == {
+        (None, "", "CRD removed: the API server deletes every object of it", True)
+    }
+    assert (None, "", "scope changed from Namespaced to Cluster", True) in _changes(
+        _crd({"v1": SPEC}), _crd({"v1": SPEC}, "Cluster")
+    )
     assert _changes(_crd({"v1": SPEC}), _crd({"v1": SPEC})) == set()
 
 
 def test_ordering_of_named_and_unnamed_mappings_is_no_change():
-    old = {"containers": [{"name": "a", "image": "x:1"}, {"name": "b", "image": "y:1"}],
-           "tolerations": [{"key": "gpu", "operator": "Exists"}, {"key": "spot", "operator": "Exists"}]}
-    new = {"tolerations": list(reversed(old["tolerations"])), "containers": list(reversed(old["containers"]))}
+    old = {
+        "containers": [{"name": "a", "image": "x:1"}, {"name": "b", "image": "y:1"}],
+        "tolerations": [
+            {"key": "gpu", "operator": "Exists"},
+            {"key": "spot", "operator": "Exists"},
+        ],
+    }
+    new = {
+        "tolerations": list(reversed(old["tolerations"])),
+        "containers": list(reversed(old["containers"])),
+    }
     assert diff(old, new) == []
 
 
 def test_changes_are_reported_at_named_paths_and_order_of_scalars_counts():
     old = {"containers": [{"name": "a", "image": "x:1", "args": ["--a", "--b"]}]}
-    new = {"containers": [{"name": "a", "image": "x:2", "args": ["--b", "--a"]}, {"name": "c", "image": "z:1"}]}
+    new = {
+        "containers": [
+            {"name": "a", "image": "x:2", "args": ["--b", "--a"]},
+            {"name": "c", "image": "z:1"},
+        ]
+    }
     found = [(c.path, c.old, c.new) for c in diff(old, new)]
     assert found == [
         ("containers[name=a].args[0]", "--a", "--b"),
@@ -104,7 +131,11 @@ def test_changes_are_reported_at_named_paths_and_order_of_scalars_counts():
 def test_unnamed_items_added_and_removed():
     old = {"rules": [{"verbs": ["get"]}, {"verbs": ["list"]}]}
     new = {"rules": [{"verbs": ["list"]}, {"verbs": ["watch"]}, {"verbs": ["create"]}]}
-    assert [(c.path, c.change) for c in diff(old, new)] == [("rules[0]", "removed"), ("rules[1]", "added"), ("rules[2]", "added")]
+    assert [(c.path, c.change) for c in diff(old, new)] == [
+        ("rules[0]", "removed"),
+        ("rules[1]", "added"),
+        ("rules[2]", "added"),
+    ]
 
 
 def test_limits_patterns_and_rules():
@@ -121,7 +152,12 @@ def test_limits_patterns_and_rules():
     assert _changes(_crd({"v1": old}), _crd({"v1": new})) == {
         ("v1", "spec.items", "maxItems loosened from 10 to 18", False),
         ("v1", "spec.items", "minItems 1 added", True),
-        ("v1", "spec.items", "x-kubernetes-list-type changed from None to atomic (how server-side apply merges it)", False),
+        (
+            "v1",
+            "spec.items",
+            "x-kubernetes-list-type changed from None to atomic (how server-side apply merges it)",
+            False,
+        ),
         ("v1", "spec.mode", "pattern added: ^[a-z]+$", True),
         ("v1", "spec.mode", "validation rule added: size(self) < 8", True),
         ("v1", "spec.mode", "validation rule removed: self != 'x'", False),

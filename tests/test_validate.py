@@ -17,7 +17,9 @@ def test_the_repository_is_clean(mirror):
 
 
 def test_json_lists_findings_with_their_fields(tmp_path):
-    write_tree(tmp_path, {"a.yaml": CONFIGMAP.format(name="x") + "---\n" + CONFIGMAP.format(name="x")})
+    write_tree(
+        tmp_path, {"a.yaml": CONFIGMAP.format(name="x") + "---\n" + CONFIGMAP.format(name="x")}
+    )
     done = run_trainops("validate", "--format", "json", str(tmp_path / "a.yaml"))
     assert done.returncode == 1, done.stderr
     [finding] = json.loads(done.stdout)
@@ -61,7 +63,10 @@ def test_a_failed_render_is_a_finding_and_other_roots_still_run(mirror, tmp_path
     assert done.returncode == 1, done.stderr
     [finding] = json.loads(done.stdout)
     assert (finding["rule"], finding["root"], finding["file"], finding["line"]) == (
-        "render-failed", "broken", "broken/kustomization.yaml", 2,
+        "render-failed",
+        "broken",
+        "broken/kustomization.yaml",
+        2,
     )
 
 
@@ -77,7 +82,9 @@ def test_roots_come_from_the_config_file(tmp_path):
     )
     done = run_trainops("validate", "--format", "json", cwd=tmp_path)
     assert done.returncode == 1
-    assert [(f["rule"], f["file"]) for f in json.loads(done.stdout)] == [("malformed-object", "manifests/b.yaml")]
+    assert [(f["rule"], f["file"]) for f in json.loads(done.stdout)] == [
+        ("malformed-object", "manifests/b.yaml")
+    ]
 
 
 def test_without_config_the_top_kustomizations_are_discovered(tmp_path):
@@ -102,7 +109,7 @@ def test_bad_config_is_one_line_and_exit_2(tmp_path):
     cases = {
         "roots: [a\n": "trainops.yaml:2: YAML syntax error",
         "root: []\n": "trainops.yaml: Additional properties are not allowed ('root' was unexpected)",
-        "roots: manifests\n": "trainops.yaml at roots: \"manifests\" is not of type \"array\"",
+        "roots: manifests\n": 'trainops.yaml at roots: "manifests" is not of type "array"',
         "roots: [nothing/*]\n": "root pattern 'nothing/*' matches nothing",
     }
     for text, expected in cases.items():
@@ -135,6 +142,12 @@ def test_repository_config_declares_every_layer_and_entry_point():
     config = load_config(REPO / "trainops.yaml")
     roots = {str(path.relative_to(REPO)) for path in config.root_paths()}
     for env in ("kind", "cloud", "gpu", "volcano"):
-        assert {f"overlays/{env}/{layer}" for layer in ("operators", "platform", "workloads")} <= roots
-        assert {f"gitops/argocd/{env}/apps", f"gitops/argocd/{env}/root-app.yaml", f"gitops/flux/{env}"} <= roots
+        assert {
+            f"overlays/{env}/{layer}" for layer in ("operators", "platform", "workloads")
+        } <= roots
+        assert {
+            f"gitops/argocd/{env}/apps",
+            f"gitops/argocd/{env}/root-app.yaml",
+            f"gitops/flux/{env}",
+        } <= roots
     assert {"gitops/crds/argo-cd", "gitops/crds/flux", "gitops/argocd/health-checks"} <= roots

@@ -28,14 +28,27 @@ SAMPLES = yaml.safe_load((Path(__file__).parent / "flux_health_samples.yaml").re
 
 def flux_status(check: dict, obj: dict) -> str:
     status, metadata = obj.get("status") or {}, obj.get("metadata") or {}
-    if "observedGeneration" in status and "generation" in metadata and status["observedGeneration"] != metadata["generation"]:
+    if (
+        "observedGeneration" in status
+        and "generation" in metadata
+        and status["observedGeneration"] != metadata["generation"]
+    ):
         return "InProgress"
-    for field, verdict in (("inProgress", "InProgress"), ("failed", "Failed"), ("current", "Current")):
+    for field, verdict in (
+        ("inProgress", "InProgress"),
+        ("failed", "Failed"),
+        ("current", "Current"),
+    ):
         if field not in check:
             continue
         try:
             result = cel.evaluate(check[field], obj)
-        except (ValueError, RuntimeError, KeyError, TypeError):  # what cel raises when it cannot evaluate
+        except (
+            ValueError,
+            RuntimeError,
+            KeyError,
+            TypeError,
+        ):  # what cel raises when it cannot evaluate
             return "Error"
         if result is True:
             return verdict
@@ -50,7 +63,9 @@ def checks(renderer) -> dict[str, dict[str, dict]]:
         for doc in load_docs(renderer.build(REPO / "gitops" / "flux" / env)):
             for check in (doc.get("spec") or {}).get("healthCheckExprs") or []:
                 key = f"{check['apiVersion']}/{check['kind']}"
-                assert found.setdefault(env, {}).setdefault(key, check) == check, f"two checks for {key} in {env}"
+                assert found.setdefault(env, {}).setdefault(key, check) == check, (
+                    f"two checks for {key} in {env}"
+                )
     return found
 
 
@@ -67,7 +82,9 @@ def test_samples_cover_every_status_the_pinned_operators_define(key):
 CASES = [(key, case) for key, cases in SAMPLES.items() for case in cases]
 
 
-@pytest.mark.parametrize(("key", "case"), CASES, ids=[f"{k.rsplit('/', 1)[-1]}-{c['name']}" for k, c in CASES])
+@pytest.mark.parametrize(
+    ("key", "case"), CASES, ids=[f"{k.rsplit('/', 1)[-1]}-{c['name']}" for k, c in CASES]
+)
 def test_flux_derives_the_expected_status(checks, key, case):
     shipped = {env: by_kind[key] for env, by_kind in checks.items() if key in by_kind}
     for env, check in shipped.items():
@@ -84,7 +101,14 @@ AS_FOUND = {
 
 def test_a_queued_job_does_not_fail_the_kustomization(checks):
     """Kueue keeps a job suspended while it waits: like Flux's own Job reader, that is current."""
-    suspended = {"status": {"conditions": [{"type": "Created", "status": "True"}, {"type": "Suspended", "status": "True"}]}}
+    suspended = {
+        "status": {
+            "conditions": [
+                {"type": "Created", "status": "True"},
+                {"type": "Suspended", "status": "True"},
+            ]
+        }
+    }
     assert flux_status(AS_FOUND, suspended) == "InProgress"
     for env in ENVIRONMENTS:
         assert flux_status(checks[env]["kubeflow.org/v1/PyTorchJob"], suspended) == "Current"
@@ -93,4 +117,10 @@ def test_a_queued_job_does_not_fail_the_kustomization(checks):
 def test_the_evaluation_follows_flux():
     # A field the object lacks is an error, not false; a stale observedGeneration wins over any expression.
     assert flux_status({"current": "status.missing == 'x'"}, {"status": {}}) == "Error"
-    assert flux_status({"current": "true"}, {"metadata": {"generation": 2}, "status": {"observedGeneration": 1}}) == "InProgress"
+    assert (
+        flux_status(
+            {"current": "true"},
+            {"metadata": {"generation": 2}, "status": {"observedGeneration": 1}},
+        )
+        == "InProgress"
+    )

@@ -22,7 +22,10 @@ ARGO_STATUSES = {"Healthy", "Progressing", "Degraded", "Suspended", "Missing", "
 @pytest.fixture(scope="module")
 def scripts(renderer) -> dict[str, str]:
     [config_map] = load_docs(renderer.build(REPO / "gitops" / "argocd" / "health-checks"))
-    assert (config_map["metadata"]["name"], config_map["metadata"]["namespace"]) == ("argocd-cm", "argocd")
+    assert (config_map["metadata"]["name"], config_map["metadata"]["namespace"]) == (
+        "argocd-cm",
+        "argocd",
+    )
     return config_map["data"]
 
 
@@ -38,7 +41,9 @@ def test_every_shipped_check_has_samples_and_every_sample_a_check(scripts):
 
 
 # An Application's health is Argo CD's own status, passed through: no operator defines it.
-@pytest.mark.parametrize("key", sorted(k for k in SAMPLES if not k.endswith("argoproj.io_Application")))
+@pytest.mark.parametrize(
+    "key", sorted(k for k in SAMPLES if not k.endswith("argoproj.io_Application"))
+)
 def test_samples_cover_every_status_the_pinned_operators_define(key):
     group, _, kind = key.removeprefix("resource.customizations.health.").rpartition("_")
     assert uncovered((group, kind), [case["object"] for case in SAMPLES[key]]) == set()
@@ -47,7 +52,9 @@ def test_samples_cover_every_status_the_pinned_operators_define(key):
 CASES = [(key, case) for key, cases in SAMPLES.items() for case in cases]
 
 
-@pytest.mark.parametrize(("key", "case"), CASES, ids=[f"{k.rsplit('.', 1)[-1]}-{c['name']}" for k, c in CASES])
+@pytest.mark.parametrize(
+    ("key", "case"), CASES, ids=[f"{k.rsplit('.', 1)[-1]}-{c['name']}" for k, c in CASES]
+)
 def test_health_check_reports_the_expected_status(scripts, key, case):
     health = run_health_check(scripts[key], case["object"])
     assert health["status"] in ARGO_STATUSES

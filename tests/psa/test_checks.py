@@ -17,11 +17,16 @@ def compliant_pod() -> dict:
         "metadata": {"name": "p"},
         "spec": {
             "securityContext": {"runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}},
-            "containers": [{
-                "name": "app",
-                "image": "app:1",
-                "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}},
-            }],
+            "containers": [
+                {
+                    "name": "app",
+                    "image": "app:1",
+                    "securityContext": {
+                        "allowPrivilegeEscalation": False,
+                        "capabilities": {"drop": ["ALL"]},
+                    },
+                }
+            ],
         },
     }
 
@@ -37,11 +42,24 @@ def merge(base: dict, change: dict) -> dict:
 
 
 def container(**security) -> dict:
-    return {"containers": [{"name": "app", "image": "app:1", "securityContext": {
-        "allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"]}, **security}}]}
+    return {
+        "containers": [
+            {
+                "name": "app",
+                "image": "app:1",
+                "securityContext": {
+                    "allowPrivilegeEscalation": False,
+                    "capabilities": {"drop": ["ALL"]},
+                    **security,
+                },
+            }
+        ]
+    }
 
 
-def violations(level: str, version: str, spec_change: dict | None = None, metadata: dict | None = None) -> dict[str, str]:
+def violations(
+    level: str, version: str, spec_change: dict | None = None, metadata: dict | None = None
+) -> dict[str, str]:
     pod = compliant_pod()
     spec = merge(pod["spec"], spec_change or {})
     found = evaluate(level, parse_version(version), merge(pod["metadata"], metadata or {}), spec)
@@ -55,41 +73,226 @@ USER_NAMESPACE = {"hostUsers": False}
 BOUNDARIES = [
     ("privileged", "baseline", container(privileged=True), [], ["v1.0", "latest"]),
     ("hostNamespaces", "baseline", {"hostPID": True}, [], ["v1.0", "latest"]),
-    ("hostPorts", "baseline", {"containers": [{"name": "app", "image": "a", "ports": [{"containerPort": 80, "hostPort": 80}]}]}, [], ["v1.0", "latest"]),
-    ("hostPathVolumes", "baseline", {"volumes": [{"name": "h", "hostPath": {"path": "/"}}]}, [], ["v1.0", "latest"]),
-    ("capabilities_baseline", "baseline", container(capabilities={"add": ["SYS_ADMIN"]}), [], ["v1.0", "latest"]),
+    (
+        "hostPorts",
+        "baseline",
+        {
+            "containers": [
+                {"name": "app", "image": "a", "ports": [{"containerPort": 80, "hostPort": 80}]}
+            ]
+        },
+        [],
+        ["v1.0", "latest"],
+    ),
+    (
+        "hostPathVolumes",
+        "baseline",
+        {"volumes": [{"name": "h", "hostPath": {"path": "/"}}]},
+        [],
+        ["v1.0", "latest"],
+    ),
+    (
+        "capabilities_baseline",
+        "baseline",
+        container(capabilities={"add": ["SYS_ADMIN"]}),
+        [],
+        ["v1.0", "latest"],
+    ),
     # Baseline allows DAC_OVERRIDE; restricted replaces that check from 1.22 and forbids it.
-    ("capabilities_restricted", "restricted", container(capabilities={"drop": ["ALL"], "add": ["DAC_OVERRIDE"]}), ["v1.21"], ["v1.22", "latest"]),
+    (
+        "capabilities_restricted",
+        "restricted",
+        container(capabilities={"drop": ["ALL"], "add": ["DAC_OVERRIDE"]}),
+        ["v1.21"],
+        ["v1.22", "latest"],
+    ),
     ("capabilities_restricted", "restricted", container(capabilities={}), ["v1.21"], ["v1.22"]),
-    ("capabilities_restricted", "restricted", {**WINDOWS, **container(capabilities={})}, ["v1.25", "latest"], ["v1.24"]),
-    ("seccompProfile_baseline", "baseline", {"securityContext": {"seccompProfile": {"type": "Unconfined"}}}, ["v1.18"], ["v1.19", "latest"]),
-    ("seccompProfile_restricted", "restricted", {"securityContext": {"runAsNonRoot": True, "seccompProfile": None}}, ["v1.18"], ["v1.19", "latest"]),
-    ("seccompProfile_restricted", "restricted", {**WINDOWS, "securityContext": {"runAsNonRoot": True, "seccompProfile": None}}, ["v1.25"], ["v1.24"]),
+    (
+        "capabilities_restricted",
+        "restricted",
+        {**WINDOWS, **container(capabilities={})},
+        ["v1.25", "latest"],
+        ["v1.24"],
+    ),
+    (
+        "seccompProfile_baseline",
+        "baseline",
+        {"securityContext": {"seccompProfile": {"type": "Unconfined"}}},
+        ["v1.18"],
+        ["v1.19", "latest"],
+    ),
+    (
+        "seccompProfile_restricted",
+        "restricted",
+        {"securityContext": {"runAsNonRoot": True, "seccompProfile": None}},
+        ["v1.18"],
+        ["v1.19", "latest"],
+    ),
+    (
+        "seccompProfile_restricted",
+        "restricted",
+        {**WINDOWS, "securityContext": {"runAsNonRoot": True, "seccompProfile": None}},
+        ["v1.25"],
+        ["v1.24"],
+    ),
     ("procMount", "baseline", container(procMount="Unmasked"), [], ["v1.0", "v1.34", "latest"]),
-    ("procMount", "baseline", {**USER_NAMESPACE, **container(procMount="Unmasked")}, ["v1.35", "latest"], ["v1.34"]),
-    ("procMount_restricted", "restricted", {**USER_NAMESPACE, **container(procMount="Unmasked")}, [], ["v1.35", "latest"]),
-    ("sysctls", "baseline", {"securityContext": {"sysctls": [{"name": "net.ipv4.ip_local_reserved_ports", "value": "80"}]}}, ["v1.27"], ["v1.26"]),
-    ("sysctls", "baseline", {"securityContext": {"sysctls": [{"name": "net.ipv4.tcp_keepalive_time", "value": "60"}]}}, ["v1.29"], ["v1.28"]),
-    ("sysctls", "baseline", {"securityContext": {"sysctls": [{"name": "net.ipv4.tcp_rmem", "value": "4096"}]}}, ["v1.32", "latest"], ["v1.31"]),
-    ("sysctls", "baseline", {"securityContext": {"sysctls": [{"name": "net.ipv4.tcp_notsent_lowat", "value": "16384"}]}}, ["v1.37", "latest"], ["v1.36"]),
-    ("sysctls", "baseline", {"securityContext": {"sysctls": [{"name": "kernel.msgmax", "value": "1"}]}}, [], ["v1.0", "latest"]),
-    ("appArmorProfile", "baseline", {"securityContext": {"appArmorProfile": {"type": "Unconfined"}}}, [], ["v1.0", "latest"]),
-    ("seLinuxOptions", "baseline", container(seLinuxOptions={"type": "container_engine_t"}), ["v1.31", "latest"], ["v1.30"]),
-    ("seLinuxOptions", "baseline", container(seLinuxOptions={"user": "root"}), [], ["v1.0", "latest"]),
-    ("windowsHostProcess", "baseline", container(windowsOptions={"hostProcess": True}), [], ["v1.0", "latest"]),
-    ("hostProbesAndHostLifecycle", "baseline", {"containers": [{"name": "app", "image": "a", "livenessProbe": {"httpGet": {"host": "10.0.0.1", "port": 80}}}]}, ["v1.33"], ["v1.34", "latest"]),
-    ("allowPrivilegeEscalation", "restricted", container(allowPrivilegeEscalation=True), ["v1.7"], ["v1.8", "latest"]),
-    ("allowPrivilegeEscalation", "restricted", {**WINDOWS, **container(allowPrivilegeEscalation=True)}, ["v1.25"], ["v1.24"]),
-    ("runAsNonRoot", "restricted", {"securityContext": {"runAsNonRoot": None, "seccompProfile": {"type": "RuntimeDefault"}}}, [], ["v1.0", "latest"]),
-    ("runAsNonRoot", "restricted", {**USER_NAMESPACE, "securityContext": {"runAsNonRoot": False}}, ["v1.35", "latest"], ["v1.34"]),
-    ("runAsUser", "restricted", {"securityContext": {"runAsUser": 0}}, ["v1.22"], ["v1.23", "latest"]),
-    ("runAsUser", "restricted", {**USER_NAMESPACE, "securityContext": {"runAsUser": 0}}, ["v1.35"], ["v1.34"]),
-    ("restrictedVolumes", "restricted", {"volumes": [{"name": "n", "nfs": {"server": "s", "path": "/"}}]}, [], ["v1.0", "latest"]),
+    (
+        "procMount",
+        "baseline",
+        {**USER_NAMESPACE, **container(procMount="Unmasked")},
+        ["v1.35", "latest"],
+        ["v1.34"],
+    ),
+    (
+        "procMount_restricted",
+        "restricted",
+        {**USER_NAMESPACE, **container(procMount="Unmasked")},
+        [],
+        ["v1.35", "latest"],
+    ),
+    (
+        "sysctls",
+        "baseline",
+        {
+            "securityContext": {
+                "sysctls": [{"name": "net.ipv4.ip_local_reserved_ports", "value": "80"}]
+            }
+        },
+        ["v1.27"],
+        ["v1.26"],
+    ),
+    (
+        "sysctls",
+        "baseline",
+        {"securityContext": {"sysctls": [{"name": "net.ipv4.tcp_keepalive_time", "value": "60"}]}},
+        ["v1.29"],
+        ["v1.28"],
+    ),
+    (
+        "sysctls",
+        "baseline",
+        {"securityContext": {"sysctls": [{"name": "net.ipv4.tcp_rmem", "value": "4096"}]}},
+        ["v1.32", "latest"],
+        ["v1.31"],
+    ),
+    (
+        "sysctls",
+        "baseline",
+        {
+            "securityContext": {
+                "sysctls": [{"name": "net.ipv4.tcp_notsent_lowat", "value": "16384"}]
+            }
+        },
+        ["v1.37", "latest"],
+        ["v1.36"],
+    ),
+    (
+        "sysctls",
+        "baseline",
+        {"securityContext": {"sysctls": [{"name": "kernel.msgmax", "value": "1"}]}},
+        [],
+        ["v1.0", "latest"],
+    ),
+    (
+        "appArmorProfile",
+        "baseline",
+        {"securityContext": {"appArmorProfile": {"type": "Unconfined"}}},
+        [],
+        ["v1.0", "latest"],
+    ),
+    (
+        "seLinuxOptions",
+        "baseline",
+        container(seLinuxOptions={"type": "container_engine_t"}),
+        ["v1.31", "latest"],
+        ["v1.30"],
+    ),
+    (
+        "seLinuxOptions",
+        "baseline",
+        container(seLinuxOptions={"user": "root"}),
+        [],
+        ["v1.0", "latest"],
+    ),
+    (
+        "windowsHostProcess",
+        "baseline",
+        container(windowsOptions={"hostProcess": True}),
+        [],
+        ["v1.0", "latest"],
+    ),
+    (
+        "hostProbesAndHostLifecycle",
+        "baseline",
+        {
+            "containers": [
+                {
+                    "name": "app",
+                    "image": "a",
+                    "livenessProbe": {"httpGet": {"host": "10.0.0.1", "port": 80}},
+                }
+            ]
+        },
+        ["v1.33"],
+        ["v1.34", "latest"],
+    ),
+    (
+        "allowPrivilegeEscalation",
+        "restricted",
+        container(allowPrivilegeEscalation=True),
+        ["v1.7"],
+        ["v1.8", "latest"],
+    ),
+    (
+        "allowPrivilegeEscalation",
+        "restricted",
+        {**WINDOWS, **container(allowPrivilegeEscalation=True)},
+        ["v1.25"],
+        ["v1.24"],
+    ),
+    (
+        "runAsNonRoot",
+        "restricted",
+        {"securityContext": {"runAsNonRoot": None, "seccompProfile": {"type": "RuntimeDefault"}}},
+        [],
+        ["v1.0", "latest"],
+    ),
+    (
+        "runAsNonRoot",
+        "restricted",
+        {**USER_NAMESPACE, "securityContext": {"runAsNonRoot": False}},
+        ["v1.35", "latest"],
+        ["v1.34"],
+    ),
+    (
+        "runAsUser",
+        "restricted",
+        {"securityContext": {"runAsUser": 0}},
+        ["v1.22"],
+        ["v1.23", "latest"],
+    ),
+    (
+        "runAsUser",
+        "restricted",
+        {**USER_NAMESPACE, "securityContext": {"runAsUser": 0}},
+        ["v1.35"],
+        ["v1.34"],
+    ),
+    (
+        "restrictedVolumes",
+        "restricted",
+        {"volumes": [{"name": "n", "nfs": {"server": "s", "path": "/"}}]},
+        [],
+        ["v1.0", "latest"],
+    ),
 ]
 
 
-@pytest.mark.parametrize(("check", "level", "change", "allowed", "forbidden"), BOUNDARIES,
-                         ids=[f"{b[0]}-{i}" for i, b in enumerate(BOUNDARIES)])
+@pytest.mark.parametrize(
+    ("check", "level", "change", "allowed", "forbidden"),
+    BOUNDARIES,
+    ids=[f"{b[0]}-{i}" for i, b in enumerate(BOUNDARIES)],
+)
 def test_version_boundaries(check, level, change, allowed, forbidden):
     for version in allowed:
         assert check not in violations(level, version, change), f"{check} should allow at {version}"
@@ -108,24 +311,33 @@ def test_seccomp_annotations_count_before_1_19_and_fields_after():
         "seccompProfile_baseline": 'seccompProfile (forbidden annotation seccomp.security.alpha.kubernetes.io/pod="unconfined")'
     }
     assert violations("baseline", "v1.19", metadata=unconfined) == {}
-    runtime_default = {"annotations": {"container.seccomp.security.alpha.kubernetes.io/app": "runtime/default"}}
+    runtime_default = {
+        "annotations": {"container.seccomp.security.alpha.kubernetes.io/app": "runtime/default"}
+    }
     assert violations("baseline", "v1.18", metadata=runtime_default) == {}
 
 
 def test_apparmor_annotations():
     bad = {"annotations": {"container.apparmor.security.beta.kubernetes.io/app": "unconfined"}}
     assert "appArmorProfile" in violations("baseline", "latest", metadata=bad)
-    good = {"annotations": {"container.apparmor.security.beta.kubernetes.io/app": "localhost/profile"}}
+    good = {
+        "annotations": {"container.apparmor.security.beta.kubernetes.io/app": "localhost/profile"}
+    }
     assert violations("baseline", "latest", metadata=good) == {}
 
 
 def test_restricted_replaces_baseline_checks_rather_than_repeating_them():
-    found = violations("restricted", "latest", {"volumes": [{"name": "h", "hostPath": {"path": "/"}}]})
+    found = violations(
+        "restricted", "latest", {"volumes": [{"name": "h", "hostPath": {"path": "/"}}]}
+    )
     assert "restrictedVolumes" in found and "hostPathVolumes" not in found
-    assert violations("baseline", "latest", {"volumes": [{"name": "h", "hostPath": {"path": "/"}}]}) == {
-        "hostPathVolumes": 'hostPath volumes (volume "h")'
+    assert violations(
+        "baseline", "latest", {"volumes": [{"name": "h", "hostPath": {"path": "/"}}]}
+    ) == {"hostPathVolumes": 'hostPath volumes (volume "h")'}
+    assert {c for c, _ in checks_for("restricted", None)} >= {
+        "procMount_restricted",
+        "capabilities_restricted",
     }
-    assert {c for c, _ in checks_for("restricted", None)} >= {"procMount_restricted", "capabilities_restricted"}
     assert "procMount" not in {c for c, _ in checks_for("restricted", None)}
     assert "procMount" in {c for c, _ in checks_for("restricted", 34)}
 
@@ -133,10 +345,18 @@ def test_restricted_replaces_baseline_checks_rather_than_repeating_them():
 def test_pod_and_container_precedence():
     # A container may not undo the pod's runAsNonRoot, and the pod's seccomp covers containers.
     found = violations("restricted", "latest", container(runAsNonRoot=False))
-    assert found == {"runAsNonRoot": 'runAsNonRoot != true (container "app" must not set securityContext.runAsNonRoot=false)'}
-    container_only = {"securityContext": {"runAsNonRoot": None, "seccompProfile": None}, **container(runAsNonRoot=True, seccompProfile={"type": "RuntimeDefault"})}
+    assert found == {
+        "runAsNonRoot": 'runAsNonRoot != true (container "app" must not set securityContext.runAsNonRoot=false)'
+    }
+    container_only = {
+        "securityContext": {"runAsNonRoot": None, "seccompProfile": None},
+        **container(runAsNonRoot=True, seccompProfile={"type": "RuntimeDefault"}),
+    }
     assert violations("restricted", "latest", container_only) == {}
-    pod_unconfined = {"securityContext": {"seccompProfile": {"type": "Unconfined"}}, **container(seccompProfile={"type": "RuntimeDefault"})}
+    pod_unconfined = {
+        "securityContext": {"seccompProfile": {"type": "Unconfined"}},
+        **container(seccompProfile={"type": "RuntimeDefault"}),
+    }
     assert violations("restricted", "latest", pod_unconfined) == {
         "seccompProfile_restricted": 'seccompProfile (pod must not set securityContext.seccompProfile.type to "Unconfined")'
     }
@@ -144,8 +364,12 @@ def test_pod_and_container_precedence():
 
 def test_init_and_ephemeral_containers_are_checked_with_exact_details():
     change = {
-        "initContainers": [{"name": "setup", "image": "a", "securityContext": {"privileged": True}}],
-        "ephemeralContainers": [{"name": "debug", "image": "a", "securityContext": {"privileged": True}}],
+        "initContainers": [
+            {"name": "setup", "image": "a", "securityContext": {"privileged": True}}
+        ],
+        "ephemeralContainers": [
+            {"name": "debug", "image": "a", "securityContext": {"privileged": True}}
+        ],
     }
     assert violations("baseline", "latest", change)["privileged"] == (
         'privileged (containers "setup", "debug" must not set securityContext.privileged=true)'
@@ -155,7 +379,12 @@ def test_init_and_ephemeral_containers_are_checked_with_exact_details():
 def test_a_volume_with_no_source_is_defaulted_to_empty_dir():
     from trainops.psa.pods import pod_templates
 
-    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {**compliant_pod()["spec"], "volumes": [{"name": "scratch"}]}}
+    pod = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": "p"},
+        "spec": {**compliant_pod()["spec"], "volumes": [{"name": "scratch"}]},
+    }
     [template] = pod_templates(pod)
     assert template.spec["volumes"] == [{"name": "scratch", "emptyDir": {}}]
     assert evaluate("restricted", None, template.metadata, template.spec) == []
@@ -163,4 +392,8 @@ def test_a_volume_with_no_source_is_defaulted_to_empty_dir():
 
 def test_privileged_level_checks_nothing_and_latest_is_the_newest():
     assert violations("privileged", "latest", container(privileged=True)) == {}
-    assert checks_for("restricted", None) == checks_for("restricted", 37) != checks_for("restricted", 36)
+    assert (
+        checks_for("restricted", None)
+        == checks_for("restricted", 37)
+        != checks_for("restricted", 36)
+    )

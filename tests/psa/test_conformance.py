@@ -7,8 +7,6 @@ admission allows (pass) or denies (fail) at that level and version.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from helpers import REPO
@@ -22,7 +20,11 @@ CASES = sorted(FIXTURES.glob("*/v1.*/*/*.yaml")) if FIXTURES.is_dir() else []
 def _verdicts() -> list[tuple[str, str]]:
     disagreements = []
     for case in CASES:
-        verdict, version, level = case.parent.name, case.parent.parent.name, case.parent.parent.parent.name
+        verdict, version, level = (
+            case.parent.name,
+            case.parent.parent.name,
+            case.parent.parent.parent.name,
+        )
         [pod] = parse_stream(case.read_text(), str(case)).objects
         violations = evaluate_object(level, int(version.split(".")[1]), pod)
         allowed = not violations
@@ -34,6 +36,8 @@ def _verdicts() -> list[tuple[str, str]]:
 
 def test_every_conformance_fixture_agrees():
     if not CASES:
-        pytest.fail(f"no conformance fixtures at {FIXTURES}: the shared folder must sit beside the repository")
+        pytest.fail(
+            f"no conformance fixtures at {FIXTURES}: the shared folder must sit beside the repository"
+        )
     assert len(CASES) == 4537
     assert _verdicts() == []

@@ -8,8 +8,17 @@ from helpers import RULE_FIXTURES, run_trainops, write_tree
 
 
 def test_json_lists_each_pod_bearing_object():
-    done = run_trainops("psa", "--level", "restricted", "--version", "v1.32", "--format", "json",
-                        str(RULE_FIXTURES / "pod-security" / "bad.yaml"), str(RULE_FIXTURES / "pod-security" / "good.yaml"))
+    done = run_trainops(
+        "psa",
+        "--level",
+        "restricted",
+        "--version",
+        "v1.32",
+        "--format",
+        "json",
+        str(RULE_FIXTURES / "pod-security" / "bad.yaml"),
+        str(RULE_FIXTURES / "pod-security" / "good.yaml"),
+    )
     assert done.returncode == 1, done.stderr
     bad, good = json.loads(done.stdout)
     assert (bad["kind"], bad["name"], bad["allowed"]) == ("Job", "train", False)
@@ -17,23 +26,34 @@ def test_json_lists_each_pod_bearing_object():
     [violation] = bad["violations"]
     assert violation["check"] == "capabilities_restricted"
     assert violation["reason"] == "unrestricted capabilities"
-    assert violation["detail"] == 'container "sidecar" must set securityContext.capabilities.drop=["ALL"]'
+    assert (
+        violation["detail"]
+        == 'container "sidecar" must set securityContext.capabilities.drop=["ALL"]'
+    )
     assert good["allowed"] is True and good["violations"] == []
 
 
 def test_text_output_and_exit_zero_when_allowed():
-    done = run_trainops("psa", "--level", "baseline", str(RULE_FIXTURES / "pod-security" / "bad.yaml"))
+    done = run_trainops(
+        "psa", "--level", "baseline", str(RULE_FIXTURES / "pod-security" / "bad.yaml")
+    )
     assert done.returncode == 0
     assert "Job/train: allowed by baseline:latest" in done.stdout
 
 
 def test_unknown_level_or_version_is_one_line_and_exit_2():
     fixture = str(RULE_FIXTURES / "pod-security" / "good.yaml")
-    for args, message in ((["--level", "strict"], "unknown Pod Security level 'strict'"),
-                          (["--level", "baseline", "--version", "1.30"], "unknown Pod Security version '1.30'"),
-                          (["--level", "baseline", "--version", "v1.38"], "use v1.0 … v1.37 or latest")):
+    for args, message in (
+        (["--level", "strict"], "unknown Pod Security level 'strict'"),
+        (["--level", "baseline", "--version", "1.30"], "unknown Pod Security version '1.30'"),
+        (["--level", "baseline", "--version", "v1.38"], "use v1.0 … v1.37 or latest"),
+    ):
         done = run_trainops("psa", *args, fixture)
-        assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+        assert (
+            done.returncode == 2
+            and message in done.stderr
+            and len(done.stderr.strip().splitlines()) == 1
+        )
 
 
 def test_broken_yaml_is_exit_2_with_file_and_line(tmp_path):

@@ -12,13 +12,23 @@ LAYERS = ["overlays/kind/operators", "overlays/kind/platform", "overlays/kind/wo
 
 def copy_repository(target):
     for folder in ("operators", "base", "workloads", "overlays", "components"):
-        shutil.copytree(REPO / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            REPO / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__")
+        )
     return target
 
 
 def test_every_shipped_pod_template_passes_the_namespaces_pinned_level(mirror):
-    done = run_trainops("validate", "--format", "json", *[f"overlays/{env}/{layer}" for env in ("kind", "cloud", "gpu", "volcano")
-                                                            for layer in ("operators", "platform", "workloads")])
+    done = run_trainops(
+        "validate",
+        "--format",
+        "json",
+        *[
+            f"overlays/{env}/{layer}"
+            for env in ("kind", "cloud", "gpu", "volcano")
+            for layer in ("operators", "platform", "workloads")
+        ],
+    )
     assert done.returncode == 0, done.stdout
     assert json.loads(done.stdout) == []
 
@@ -28,27 +38,47 @@ def test_a_worker_without_drop_all_fails_with_its_path_and_line(mirror, tmp_path
     pytorchjob = repo / "workloads" / "bookstore-ml" / "pytorchjob.yaml"
     text = pytorchjob.read_text()
     # Give the Worker its own copy of the pod template, without capabilities.drop.
-    worker = text[text.index("      template: &pod\n"):text.index("    Worker:")].replace("template: &pod", "template:")
+    worker = text[text.index("      template: &pod\n") : text.index("    Worker:")].replace(
+        "template: &pod", "template:"
+    )
     worker = worker.replace('                capabilities:\n                  drop: ["ALL"]\n', "")
     text = text.replace("      template: *pod\n", worker)
     pytorchjob.write_text(text)
 
-    done = run_trainops("validate", "--format", "json", "--select", "pod-security", *LAYERS, cwd=repo)
+    done = run_trainops(
+        "validate", "--format", "json", "--select", "pod-security", *LAYERS, cwd=repo
+    )
     assert done.returncode == 1, done.stderr
     [finding] = json.loads(done.stdout)
     assert finding["rule"] == "pod-security"
     assert finding["object"]["kind"] == "PyTorchJob"
-    assert finding["path"] == "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].securityContext.capabilities"
-    first_line = text.splitlines().index("apiVersion: kubeflow.org/v1") + 1  # the object's first line, past the notes
-    assert (finding["file"], finding["line"]) == ("workloads/bookstore-ml/pytorchjob.yaml", first_line)
+    assert (
+        finding["path"]
+        == "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].securityContext.capabilities"
+    )
+    first_line = (
+        text.splitlines().index("apiVersion: kubeflow.org/v1") + 1
+    )  # the object's first line, past the notes
+    assert (finding["file"], finding["line"]) == (
+        "workloads/bookstore-ml/pytorchjob.yaml",
+        first_line,
+    )
 
 
 def test_an_unrestricted_init_container_template_fails_every_pytorchjob(mirror, tmp_path):
     repo = copy_repository(tmp_path)
     template = repo / "operators" / "training-operator" / "pytorch-init-container.yaml"
     template.write_text(template.read_text().replace("    allowPrivilegeEscalation: false\n", ""))
-    done = run_trainops("validate", "--format", "json", "--select", "pod-security", *LAYERS, cwd=repo)
+    done = run_trainops(
+        "validate", "--format", "json", "--select", "pod-security", *LAYERS, cwd=repo
+    )
     assert done.returncode == 1
     [finding] = json.loads(done.stdout)
-    assert finding["path"] == "spec.pytorchReplicaSpecs.Worker.template.spec.initContainers[0].securityContext.allowPrivilegeEscalation"
-    assert "the init-pytorch container the Training Operator injects, from ConfigMap pytorch-init-container-" in finding["message"]
+    assert (
+        finding["path"]
+        == "spec.pytorchReplicaSpecs.Worker.template.spec.initContainers[0].securityContext.allowPrivilegeEscalation"
+    )
+    assert (
+        "the init-pytorch container the Training Operator injects, from ConfigMap pytorch-init-container-"
+        in finding["message"]
+    )

@@ -9,13 +9,14 @@ from trainops.findings import Finding
 from trainops.validate import Root, validate
 
 
-
 @pytest.fixture
 def findings_of(request):
     """findings_of(rule_id, fixture) -> the findings of that rule on tests/rules/fixtures/<rule>/<fixture>."""
 
     def run(rule: str, fixture: str) -> list[Finding]:
-        renderer = request.getfixturevalue("renderer") if (FIXTURES / rule / fixture).is_dir() else None
+        renderer = (
+            request.getfixturevalue("renderer") if (FIXTURES / rule / fixture).is_dir() else None
+        )
         outcome = validate([Root(FIXTURES / rule / fixture)], renderer)
         return [f for f in outcome.findings if f.rule == rule]
 

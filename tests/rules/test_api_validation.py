@@ -1,9 +1,11 @@
 """api-validation: what the API server rejects though the schemas accept it, in the API server's words."""
 
 RULE = "api-validation"
-SUBDOMAIN = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
-             "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-             "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")
+SUBDOMAIN = (
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
+    "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+)
 POD = "spec.template.spec"
 
 
@@ -14,33 +16,69 @@ def test_good(findings_of):
 def test_bad(findings_of):
     found = {(f.object.kind, f.line, f.path): f.message for f in findings_of(RULE, "bad.yaml")}
     assert found[("Job", 7, "metadata.name")] == f'Invalid value: "train_job": {SUBDOMAIN}'
-    assert found[("Namespace", 2, "metadata.name")].startswith('Invalid value: "Training": a lowercase RFC 1123 label')
-    assert found[("Job", 7, "metadata.labels")].startswith('Invalid value: "data science": a valid label must be an empty string')
-    assert found[("Job", 7, "metadata.annotations")].startswith('Invalid value: "bad key": name part must consist of')
-    assert found[("Job", 7, "spec.backoffLimit")] == "Invalid value: -1: must be greater than or equal to 0"
+    assert found[("Namespace", 2, "metadata.name")].startswith(
+        'Invalid value: "Training": a lowercase RFC 1123 label'
+    )
+    assert found[("Job", 7, "metadata.labels")].startswith(
+        'Invalid value: "data science": a valid label must be an empty string'
+    )
+    assert found[("Job", 7, "metadata.annotations")].startswith(
+        'Invalid value: "bad key": name part must consist of'
+    )
+    assert (
+        found[("Job", 7, "spec.backoffLimit")]
+        == "Invalid value: -1: must be greater than or equal to 0"
+    )
     assert found[("Job", 7, f"{POD}.volumes[1].name")] == 'Duplicate value: "model"'
     assert found[("Job", 7, f"{POD}.containers[1].name")] == 'Duplicate value: "train"'
     assert found[("Job", 7, f"{POD}.containers[0].volumeMounts[0].name")] == 'Not found: "modle"'
-    assert found[("Job", 7, f"{POD}.containers[0].ports[0].name")] == 'Invalid value: "pytorchjob-port-x": must be no more than 15 characters'
-    assert found[("Job", 7, f"{POD}.containers[0].env[0].name")].startswith('Invalid value: "1SEED": a valid environment variable name')
-    assert found[("Job", 7, f"{POD}.containers[0].resources.requests[cpu]")] == 'Invalid value: "2": must be less than or equal to cpu limit of 1'
-    assert found[("Job", 7, f"{POD}.containers[0].livenessProbe")] == "Required value: must specify a handler type"
-    assert found[("Job", 7, f"{POD}.restartPolicy")] == 'Unsupported value: "Always": supported values: "OnFailure", "Never"'
-    assert found[("PersistentVolumeClaim", 43, "spec.accessModes")] == "Required value: at least 1 access mode is required"
+    assert (
+        found[("Job", 7, f"{POD}.containers[0].ports[0].name")]
+        == 'Invalid value: "pytorchjob-port-x": must be no more than 15 characters'
+    )
+    assert found[("Job", 7, f"{POD}.containers[0].env[0].name")].startswith(
+        'Invalid value: "1SEED": a valid environment variable name'
+    )
+    assert (
+        found[("Job", 7, f"{POD}.containers[0].resources.requests[cpu]")]
+        == 'Invalid value: "2": must be less than or equal to cpu limit of 1'
+    )
+    assert (
+        found[("Job", 7, f"{POD}.containers[0].livenessProbe")]
+        == "Required value: must specify a handler type"
+    )
+    assert (
+        found[("Job", 7, f"{POD}.restartPolicy")]
+        == 'Unsupported value: "Always": supported values: "OnFailure", "Never"'
+    )
+    assert (
+        found[("PersistentVolumeClaim", 43, "spec.accessModes")]
+        == "Required value: at least 1 access mode is required"
+    )
     assert found[("PersistentVolumeClaim", 43, "spec.resources[storage]")] == "Required value"
     assert found[("Service", 51, "spec.ports[1].name")] == "Required value"
-    assert found[("NetworkPolicy", 62, "spec.ingress[0].ports[0].endPort")] == "Invalid value: 29000: must be greater than or equal to `port`"
+    assert (
+        found[("NetworkPolicy", 62, "spec.ingress[0].ports[0].endPort")]
+        == "Invalid value: 29000: must be greater than or equal to `port`"
+    )
     assert found[("PyTorchJob", 73, "metadata.namepsace")] == 'unknown field "metadata.namepsace"'
-    assert found[("PyTorchJob", 73, "spec.pytorchReplicaSpecs.Worker.template.spec.initContainers[0].name")] == (
+    assert found[
+        ("PyTorchJob", 73, "spec.pytorchReplicaSpecs.Worker.template.spec.initContainers[0].name")
+    ] == (
         'the Pod the Training Operator creates from this template is rejected: Duplicate value: "init-pytorch" '
         "(the Training Operator adds an init container of that name)"
     )
-    assert found[("JobSet", 98, "spec.replicatedJobs[0].template.spec.template.spec.restartPolicy")] == (
+    assert found[
+        ("JobSet", 98, "spec.replicatedJobs[0].template.spec.template.spec.restartPolicy")
+    ] == (
         'the Job the JobSet controller creates from this template is rejected: Unsupported value: "Always": '
         'supported values: "OnFailure", "Never"'
     )
     assert len(found) == 21
-    assert all(f.file == "tests/rules/fixtures/api-validation/bad.yaml" for f in findings_of(RULE, "bad.yaml"))
+    assert all(
+        f.file == "tests/rules/fixtures/api-validation/bad.yaml"
+        for f in findings_of(RULE, "bad.yaml")
+    )
 
 
 def test_the_init_container_the_operator_injects_is_part_of_the_pod(findings_of):

@@ -17,7 +17,9 @@ UPSTREAM = REPO.parent / "shared" / "upstream"
 
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
-    files = sorted((UPSTREAM / "kueue" / "v0.18.6" / "crds").glob("*.yaml")) + sorted((UPSTREAM / "jobset" / "v0.12.0" / "crds").glob("*.yaml"))
+    files = sorted((UPSTREAM / "kueue" / "v0.18.6" / "crds").glob("*.yaml")) + sorted(
+        (UPSTREAM / "jobset" / "v0.12.0" / "crds").glob("*.yaml")
+    )
     assert files, f"no upstream CRDs under {UPSTREAM}"
     return Catalog(["v1.32"], [yaml.load(f.read_text(), Loader=yaml.CSafeLoader) for f in files])
 
@@ -33,48 +35,97 @@ def test_good(catalog):
 
 def test_bad(catalog):
     found = findings(catalog, "bad.yaml")
-    assert {(f.rule, f.file) for f in found} == {("cel-rules", "tests/rules/fixtures/cel-rules/bad.yaml")}
+    assert {(f.rule, f.file) for f in found} == {
+        ("cel-rules", "tests/rules/fixtures/cel-rules/bad.yaml")
+    }
     assert [f.line for f in found] == [2, 15, 28, 40, 48]
     assert {(f.object.name, f.path): f.message for f in found} == {
-        ("short-flavor", "spec.resourceGroups[0]"):
-            'Invalid value: "object": flavors must have the same number of resources as the coveredResources',
-        ("lonely-borrower", "spec"):
-            'Invalid value: "object": borrowingLimit must be nil when cohort is empty',
-        ("never-reclaims", "spec.preemption"):
-            'Invalid value: "object": reclaimWithinCohort=Never and borrowWithinCohort.Policy!=Never',
-        ("spot", "spec.tolerations"):
-            'Invalid value: "array": a value must be empty when \'operator\' is \'Exists\'',
-        ("ordered", "spec"):
-            'Invalid value: "object": StartupPolicy and DependsOn APIs are mutually exclusive',
+        (
+            "short-flavor",
+            "spec.resourceGroups[0]",
+        ): 'Invalid value: "object": flavors must have the same number of resources as the coveredResources',
+        (
+            "lonely-borrower",
+            "spec",
+        ): 'Invalid value: "object": borrowingLimit must be nil when cohort is empty',
+        (
+            "never-reclaims",
+            "spec.preemption",
+        ): 'Invalid value: "object": reclaimWithinCohort=Never and borrowWithinCohort.Policy!=Never',
+        (
+            "spot",
+            "spec.tolerations",
+        ): "Invalid value: \"array\": a value must be empty when 'operator' is 'Exists'",
+        (
+            "ordered",
+            "spec",
+        ): 'Invalid value: "object": StartupPolicy and DependsOn APIs are mutually exclusive',
     }
 
 
 def test_defaults_apply_before_rules():
     """flavorFungibility's whenCanBorrow/whenCanPreempt default to Borrow and TryNextFlavor: with a
     preference set and nothing else, the rule sees the defaults and fails."""
-    schema = {"type": "object", "properties": {"f": {
+    schema = {
         "type": "object",
-        "properties": {"preference": {"type": "string"}, "whenCanBorrow": {"type": "string", "default": "Borrow"}},
-        "x-kubernetes-validations": [{"rule": "!has(self.preference) || self.whenCanBorrow == 'TryNextFlavor'", "message": "m"}],
-    }}}
+        "properties": {
+            "f": {
+                "type": "object",
+                "properties": {
+                    "preference": {"type": "string"},
+                    "whenCanBorrow": {"type": "string", "default": "Borrow"},
+                },
+                "x-kubernetes-validations": [
+                    {
+                        "rule": "!has(self.preference) || self.whenCanBorrow == 'TryNextFlavor'",
+                        "message": "m",
+                    }
+                ],
+            }
+        },
+    }
     assert [f.path for f in cel.validate(schema, {"f": {"preference": "x"}}, "t").failures] == ["f"]
-    assert cel.validate(schema, {"f": {"preference": "x", "whenCanBorrow": "TryNextFlavor"}}, "t").failures == []
+    assert (
+        cel.validate(
+            schema, {"f": {"preference": "x", "whenCanBorrow": "TryNextFlavor"}}, "t"
+        ).failures
+        == []
+    )
 
 
 def test_transition_rules_are_skipped_and_unknown_functions_are_notes_not_passes():
-    schema = {"type": "object", "x-kubernetes-validations": [
-        {"rule": "self == oldSelf", "message": "immutable"},
-        {"rule": "quantity(self.q).isGreaterThan(quantity('1'))"},
-        {"rule": "self.missing == 1"},
-        {"rule": "size(self.q) > 5", "messageExpression": "'q is only ' + string(size(self.q)) + ' long'", "fieldPath": ".q", "reason": "FieldValueForbidden"},
-    ], "properties": {"q": {"type": "string"}}}
+    schema = {
+        "type": "object",
+        "x-kubernetes-validations": [
+            {"rule": "self == oldSelf", "message": "immutable"},
+            {"rule": "quantity(self.q).isGreaterThan(quantity('1'))"},
+            {"rule": "self.missing == 1"},
+            {
+                "rule": "size(self.q) > 5",
+                "messageExpression": "'q is only ' + string(size(self.q)) + ' long'",
+                "fieldPath": ".q",
+                "reason": "FieldValueForbidden",
+            },
+        ],
+        "properties": {"q": {"type": "string"}},
+    }
     outcome = cel.validate(schema, {"q": "2"}, "Thing/x (x.yaml)")
     assert [(f.path, f.message) for f in outcome.failures] == [("q", "Forbidden: q is only 1 long")]
     assert len(outcome.unevaluated) == 2
-    assert "uses isGreaterThan, quantity, which this evaluator does not implement: not checked" in outcome.unevaluated[0]
+    assert (
+        "uses isGreaterThan, quantity, which this evaluator does not implement: not checked"
+        in outcome.unevaluated[0]
+    )
     assert "could not be evaluated" in outcome.unevaluated[1]
 
 
 def test_root_rules_see_only_the_name_fields_of_metadata():
-    schema = {"type": "object", "x-kubernetes-validations": [{"rule": "!has(self.metadata.labels)", "message": "no labels"}]}
-    assert cel.validate(schema, {"metadata": {"name": "a", "labels": {"x": "y"}}}, "t").failures == []
+    schema = {
+        "type": "object",
+        "x-kubernetes-validations": [
+            {"rule": "!has(self.metadata.labels)", "message": "no labels"}
+        ],
+    }
+    assert (
+        cel.validate(schema, {"metadata": {"name": "a", "labels": {"x": "y"}}}, "t").failures == []
+    )

@@ -19,15 +19,20 @@ NOTE = (
 
 def tree(tmp_path, manifest: str):
     kueue = os.path.relpath(REPO / "operators" / "kueue", tmp_path / "operators" / "kueue")
-    return write_tree(tmp_path, {
-        "trainops.yaml": "kubernetesVersions: [v1.32]\ncrdRoots: [operators/*]\n",
-        "operators/kueue/kustomization.yaml": f"resources:\n  - {kueue}\n",
-        "manifests/queues.yaml": manifest,
-    })
+    return write_tree(
+        tmp_path,
+        {
+            "trainops.yaml": "kubernetesVersions: [v1.32]\ncrdRoots: [operators/*]\n",
+            "operators/kueue/kustomization.yaml": f"resources:\n  - {kueue}\n",
+            "manifests/queues.yaml": manifest,
+        },
+    )
 
 
 def header_findings(tmp_path) -> list[tuple[int, str]]:
-    done = run_trainops("validate", "--format", "json", "--select", "crd-header", "manifests", cwd=tmp_path)
+    done = run_trainops(
+        "validate", "--format", "json", "--select", "crd-header", "manifests", cwd=tmp_path
+    )
     assert done.returncode in (0, 1), done.stderr
     return [(f["line"], f["message"]) for f in json.loads(done.stdout)]
 
@@ -43,17 +48,26 @@ def test_missing_note(mirror, tmp_path):
 
 
 def test_inaccurate_note(mirror, tmp_path):
-    wrong = NOTE.replace("operators/kueue", "operators/jobset") + "#   Cohort kueue.x-k8s.io/v1beta2 (operators/kueue):\n" \
+    wrong = (
+        NOTE.replace("operators/kueue", "operators/jobset")
+        + "#   Cohort kueue.x-k8s.io/v1beta2 (operators/kueue):\n"
         '#     no matches for kind "Cohort" in version "kueue.x-k8s.io/v1beta2"\n'
+    )
     assert sorted(header_findings(tree(tmp_path, wrong + QUEUE + "---\n" + FLAVOR))) == [
         (1, "the note names Cohort kueue.x-k8s.io/v1beta2, which this file does not hold"),
         (1, "the note omits ResourceFlavor kueue.x-k8s.io/v1beta2"),
-        (1, "the note says LocalQueue kueue.x-k8s.io/v1beta2 comes from operators/jobset; its CRD comes from operators/kueue"),
+        (
+            1,
+            "the note says LocalQueue kueue.x-k8s.io/v1beta2 comes from operators/jobset; its CRD comes from operators/kueue",
+        ),
     ]
 
 
 def test_a_file_of_core_kinds_needs_no_note(mirror, tmp_path):
-    assert header_findings(tree(tmp_path, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")) == []
+    assert (
+        header_findings(tree(tmp_path, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"))
+        == []
+    )
 
 
 def test_fix_writes_the_note_keeps_the_rest_and_is_idempotent(mirror, tmp_path):

@@ -9,4 +9,7 @@ def test_bad_names_both_places(findings_of):
     [finding] = findings_of("duplicate-object", "bad.yaml")
     assert finding.line == 9
     assert finding.object == ObjectRef("v1", "ConfigMap", "a", "settings")
-    assert finding.message == "ConfigMap/a/settings is defined again (first at tests/rules/fixtures/duplicate-object/bad.yaml:1)"
+    assert (
+        finding.message
+        == "ConfigMap/a/settings is defined again (first at tests/rules/fixtures/duplicate-object/bad.yaml:1)"
+    )

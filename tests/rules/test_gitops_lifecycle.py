@@ -16,8 +16,14 @@ FIXTURES = RULE_FIXTURES / RULE
 def configured_findings(fixture: str, renderer=None) -> list[tuple[str, str, str]]:
     """(object, path, message) of the rule on a fixture with its own trainops.yaml (its entry points)."""
     config = load_config(FIXTURES / fixture / "trainops.yaml")
-    outcome = validate([Root(p) for p in config.root_paths()], renderer, config=config, selected={RULE})
-    return sorted((f"{f.object.kind}/{f.object.name}", f.path, f.message) for f in outcome.findings if f.rule == RULE)
+    outcome = validate(
+        [Root(p) for p in config.root_paths()], renderer, config=config, selected={RULE}
+    )
+    return sorted(
+        (f"{f.object.kind}/{f.object.name}", f.path, f.message)
+        for f in outcome.findings
+        if f.rule == RULE
+    )
 
 
 def test_bad_synced_jobs_and_crds():
@@ -26,25 +32,53 @@ def test_bad_synced_jobs_and_crds():
     for obj, path, message in found:
         by_object.setdefault(obj, []).append((path, message))
     tools = "Application jobs and Kustomization jobs"
-    assert ("spec.ttlSecondsAfterFinished", f"Job train is deleted once it finishes (spec.ttlSecondsAfterFinished) and {tools} "
-            "recreates it: the job reruns forever") in by_object["Job/train"]
-    assert ("metadata.annotations.argocd.argoproj.io/sync-options", "Job train is synced by Argo CD but not marked for "
-            "recreation: a change to its immutable spec fails to sync") in by_object["Job/train"]
-    assert ("metadata.annotations.kustomize.toolkit.fluxcd.io/force", "Job train is synced by Flux but not marked for "
-            "recreation: a change to its immutable spec fails to apply") in by_object["Job/train"]
-    assert [p for p, _ in by_object["PyTorchJob/train-pt"]] == ["spec.runPolicy.ttlSecondsAfterFinished"]
+    assert (
+        "spec.ttlSecondsAfterFinished",
+        f"Job train is deleted once it finishes (spec.ttlSecondsAfterFinished) and {tools} "
+        "recreates it: the job reruns forever",
+    ) in by_object["Job/train"]
+    assert (
+        "metadata.annotations.argocd.argoproj.io/sync-options",
+        "Job train is synced by Argo CD but not marked for "
+        "recreation: a change to its immutable spec fails to sync",
+    ) in by_object["Job/train"]
+    assert (
+        "metadata.annotations.kustomize.toolkit.fluxcd.io/force",
+        "Job train is synced by Flux but not marked for "
+        "recreation: a change to its immutable spec fails to apply",
+    ) in by_object["Job/train"]
+    assert [p for p, _ in by_object["PyTorchJob/train-pt"]] == [
+        "spec.runPolicy.ttlSecondsAfterFinished"
+    ]
     assert [p for p, _ in by_object["Job/train-volcano"]] == ["spec.ttlSecondsAfterFinished"]
     assert [p for p, _ in by_object["RayJob/train-ray"]] == ["spec.shutdownAfterJobFinishes"]
     assert by_object["CustomResourceDefinition/widgets.example.com"] == [
-        ("metadata.annotations.argocd.argoproj.io/sync-options", "CRD widgets.example.com may be deleted by Argo CD, and "
-         "every custom resource of its kind with it: its sync options lack Delete=false, Prune=false"),
-        ("metadata.annotations.kustomize.toolkit.fluxcd.io/prune", "CRD widgets.example.com may be pruned by Flux "
-         "Kustomization crds, and every custom resource of its kind with it"),
+        (
+            "metadata.annotations.argocd.argoproj.io/sync-options",
+            "CRD widgets.example.com may be deleted by Argo CD, and "
+            "every custom resource of its kind with it: its sync options lack Delete=false, Prune=false",
+        ),
+        (
+            "metadata.annotations.kustomize.toolkit.fluxcd.io/prune",
+            "CRD widgets.example.com may be pruned by Flux "
+            "Kustomization crds, and every custom resource of its kind with it",
+        ),
     ]
-    assert by_object["Application/jobs"] == [("spec.syncPolicy.syncOptions", "Application jobs recreates jobs marked "
-                                              "Replace=true,Force=true on every sync, rerunning the unchanged ones")]
-    assert set(by_object) == {"Job/train", "PyTorchJob/train-pt", "Job/train-volcano", "RayJob/train-ray",
-                              "CustomResourceDefinition/widgets.example.com", "Application/jobs"}
+    assert by_object["Application/jobs"] == [
+        (
+            "spec.syncPolicy.syncOptions",
+            "Application jobs recreates jobs marked "
+            "Replace=true,Force=true on every sync, rerunning the unchanged ones",
+        )
+    ]
+    assert set(by_object) == {
+        "Job/train",
+        "PyTorchJob/train-pt",
+        "Job/train-volcano",
+        "RayJob/train-ray",
+        "CustomResourceDefinition/widgets.example.com",
+        "Application/jobs",
+    }
 
 
 def test_good_synced_jobs_and_crds():
@@ -57,7 +91,9 @@ def test_good_a_ttl_nothing_resyncs():
 
 def test_bad_subpath_from_a_configmap_without_hash(findings_of):
     [finding] = findings_of(RULE, "subpath-bad.yaml")
-    assert finding.object == ObjectRef("apps/v1", "Deployment", "kueue-system", "kueue-controller-manager")
+    assert finding.object == ObjectRef(
+        "apps/v1", "Deployment", "kueue-system", "kueue-controller-manager"
+    )
     assert finding.path == "spec.template.spec.containers[0].volumeMounts[0]"
     assert "ConfigMap kueue-manager-config through subPath" in finding.message
 
@@ -67,12 +103,22 @@ def test_good_subpath(findings_of):
 
 
 def test_bad_webhooks_for_disabled_integrations(findings_of):
-    found = sorted((f.object.kind, f.path, f.message) for f in findings_of(RULE, "webhooks-bad.yaml"))
+    found = sorted(
+        (f.object.kind, f.path, f.message) for f in findings_of(RULE, "webhooks-bad.yaml")
+    )
     assert found == [
-        ("MutatingWebhookConfiguration", "webhooks[0]", "webhook mpod.kb.io fails closed cluster-wide for pod, an "
-         "integration Kueue's configuration leaves off: every such write depends on the Kueue controller"),
-        ("ValidatingWebhookConfiguration", "webhooks[0]", "webhook vstatefulset.kb.io fails closed cluster-wide for "
-         "statefulset, an integration Kueue's configuration leaves off: every such write depends on the Kueue controller"),
+        (
+            "MutatingWebhookConfiguration",
+            "webhooks[0]",
+            "webhook mpod.kb.io fails closed cluster-wide for pod, an "
+            "integration Kueue's configuration leaves off: every such write depends on the Kueue controller",
+        ),
+        (
+            "ValidatingWebhookConfiguration",
+            "webhooks[0]",
+            "webhook vstatefulset.kb.io fails closed cluster-wide for "
+            "statefulset, an integration Kueue's configuration leaves off: every such write depends on the Kueue controller",
+        ),
     ]
 
 

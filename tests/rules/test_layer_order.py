@@ -8,11 +8,19 @@ import subprocess
 
 from helpers import REPO, run_trainops, write_tree
 
-ROOTS = ["overlays/kind/operators", "overlays/kind/platform", "overlays/kind/workloads", "gitops/argocd/kind/apps", "gitops/flux/kind"]
+ROOTS = [
+    "overlays/kind/operators",
+    "overlays/kind/platform",
+    "overlays/kind/workloads",
+    "gitops/argocd/kind/apps",
+    "gitops/flux/kind",
+]
 
 
 def copy_repository(target):
-    files = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
+    files = subprocess.run(
+        ["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.split()
     for name in files:
         (target / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, target / name)
@@ -32,35 +40,76 @@ def test_good_the_repository_applies_every_crd_first(mirror, tmp_path):
 def test_bad_layers_waves_dependencies_and_server_side(mirror, tmp_path):
     repo = copy_repository(tmp_path)
     edits = {
-        "gitops/argocd/kind/apps/platform.yaml": ('argocd.argoproj.io/sync-wave: "1"', 'argocd.argoproj.io/sync-wave: "0"'),
+        "gitops/argocd/kind/apps/platform.yaml": (
+            'argocd.argoproj.io/sync-wave: "1"',
+            'argocd.argoproj.io/sync-wave: "0"',
+        ),
         "gitops/flux/kind/layers.yaml": ("  dependsOn:\n    - name: trainops-platform\n", ""),
-        "operators/kuberay/kustomization.yaml": ("components:\n  - ../../components/server-side-crds\n", ""),
-        "overlays/kind/platform/kustomization.yaml": ("resources:\n  - ../../../base\n", "resources:\n  - ../../../base\n  - ../../../operators/jobset\n"),
+        "operators/kuberay/kustomization.yaml": (
+            "components:\n  - ../../components/server-side-crds\n",
+            "",
+        ),
+        "overlays/kind/platform/kustomization.yaml": (
+            "resources:\n  - ../../../base\n",
+            "resources:\n  - ../../../base\n  - ../../../operators/jobset\n",
+        ),
     }
     for name, (old, new) in edits.items():
         path = repo / name
         assert old in path.read_text(), name
         path.write_text(path.read_text().replace(old, new))
     messages = [message for _, message in layer_findings(repo)]
-    assert "Application trainops-kind-platform (wave 0) applies ClusterQueue, LocalQueue, ResourceFlavor, whose CRDs come from Application trainops-kind-operators (wave 0)" in messages
-    assert "Kustomization trainops-workloads applies PyTorchJob, RayJob, whose CRDs come from Kustomization trainops-operators, which it does not depend on" in messages
-    assert any(m.startswith("CRD rayjobs.ray.io is ") and "not marked for server-side apply" in m for m in messages)
+    assert (
+        "Application trainops-kind-platform (wave 0) applies ClusterQueue, LocalQueue, ResourceFlavor, whose CRDs come from Application trainops-kind-operators (wave 0)"
+        in messages
+    )
+    assert (
+        "Kustomization trainops-workloads applies PyTorchJob, RayJob, whose CRDs come from Kustomization trainops-operators, which it does not depend on"
+        in messages
+    )
+    assert any(
+        m.startswith("CRD rayjobs.ray.io is ") and "not marked for server-side apply" in m
+        for m in messages
+    )
     # JobSet's CRD now also comes in the platform layer: nothing there uses it, so no layer finding;
     # but the Kueue objects of the platform layer stay after their CRD (operators): no finding either.
     assert not any("is applied in platform" in m for m in messages)
 
 
 def test_a_large_crd_needs_the_server_side_marker(tmp_path):
-    big = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-           "metadata": {"name": "bigs.example.com"},
-           "spec": {"group": "example.com", "names": {"kind": "Big", "plural": "bigs"}, "scope": "Namespaced",
-                    "versions": [{"name": "v1", "served": True, "storage": True,
-                                  "schema": {"openAPIV3Schema": {"type": "object", "description": "x" * 270000}}}]}}
-    write_tree(tmp_path, {"trainops.yaml": "kubernetesVersions: [v1.32]\n", "crds/big.yaml": json.dumps(big)})
-    done = run_trainops("validate", "--format", "json", "--select", "layer-order", "crds", cwd=tmp_path)
+    big = {
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "bigs.example.com"},
+        "spec": {
+            "group": "example.com",
+            "names": {"kind": "Big", "plural": "bigs"},
+            "scope": "Namespaced",
+            "versions": [
+                {
+                    "name": "v1",
+                    "served": True,
+                    "storage": True,
+                    "schema": {"openAPIV3Schema": {"type": "object", "description": "x" * 270000}},
+                }
+            ],
+        },
+    }
+    write_tree(
+        tmp_path,
+        {"trainops.yaml": "kubernetesVersions: [v1.32]\n", "crds/big.yaml": json.dumps(big)},
+    )
+    done = run_trainops(
+        "validate", "--format", "json", "--select", "layer-order", "crds", cwd=tmp_path
+    )
     [finding] = json.loads(done.stdout)
-    assert finding["message"].startswith("CRD bigs.example.com is 27") and "not marked for server-side apply" in finding["message"]
+    assert (
+        finding["message"].startswith("CRD bigs.example.com is 27")
+        and "not marked for server-side apply" in finding["message"]
+    )
     big["metadata"]["labels"] = {"trainops.dev/apply": "server-side"}
     (tmp_path / "crds" / "big.yaml").write_text(json.dumps(big))
-    done = run_trainops("validate", "--format", "json", "--select", "layer-order", "crds", cwd=tmp_path)
+    done = run_trainops(
+        "validate", "--format", "json", "--select", "layer-order", "crds", cwd=tmp_path
+    )
     assert json.loads(done.stdout) == []

@@ -18,9 +18,21 @@ def test_good(findings_of):
 def test_only_the_rendezvous_port_between_ranks(findings_of):
     findings = findings_of(RULE, "bad-rendezvous-port-only.yaml")
     assert paths(findings) == [
-        ("PyTorchJob", "spec.pytorchReplicaSpecs.Master.template", "Master of PyTorchJob ranks → Worker of PyTorchJob ranks"),
-        ("PyTorchJob", "spec.pytorchReplicaSpecs.Worker.template", "Worker of PyTorchJob ranks → Master of PyTorchJob ranks"),
-        ("PyTorchJob", "spec.pytorchReplicaSpecs.Worker.template", "Worker of PyTorchJob ranks → Worker of PyTorchJob ranks"),
+        (
+            "PyTorchJob",
+            "spec.pytorchReplicaSpecs.Master.template",
+            "Master of PyTorchJob ranks → Worker of PyTorchJob ranks",
+        ),
+        (
+            "PyTorchJob",
+            "spec.pytorchReplicaSpecs.Worker.template",
+            "Worker of PyTorchJob ranks → Master of PyTorchJob ranks",
+        ),
+        (
+            "PyTorchJob",
+            "spec.pytorchReplicaSpecs.Worker.template",
+            "Worker of PyTorchJob ranks → Worker of PyTorchJob ranks",
+        ),
     ]
     first = findings[0]
     assert first.object == ObjectRef("kubeflow.org/v1", "PyTorchJob", "training", "ranks")
@@ -28,7 +40,9 @@ def test_only_the_rendezvous_port_between_ranks(findings_of):
     assert first.line == 104
     assert "needs every TCP port" in first.message
     assert "but only TCP 23456 may pass (TCP 1-23455, 23457-65535 blocked)" in first.message
-    policy = f"NetworkPolicy training/allow-ranks ({POLICY_FILE.format('bad-rendezvous-port-only')}:39)"
+    policy = (
+        f"NetworkPolicy training/allow-ranks ({POLICY_FILE.format('bad-rendezvous-port-only')}:39)"
+    )
     assert "its egress is limited by" in first.message and policy in first.message
     assert "its ingress is limited by" in first.message
 
@@ -42,22 +56,34 @@ def test_operator_cannot_poll_the_dashboard(findings_of):
         "(KubeRay's RayJob controller polls the head's dashboard for the job's status), but nothing may pass"
     )
     assert "its ingress is limited by" in finding.message and "allow-ray" in finding.message
-    assert "egress" not in finding.message.split("blocked)")[1]  # the operator's namespace has no policy
+    assert (
+        "egress" not in finding.message.split("blocked)")[1]
+    )  # the operator's namespace has no policy
 
 
 def test_default_deny_without_dns(findings_of):
     findings = findings_of(RULE, "bad-no-dns.yaml")
     assert {f.path for f in findings} == {
-        "spec.pytorchReplicaSpecs.Master.template", "spec.pytorchReplicaSpecs.Worker.template",
-        "spec.rayClusterSpec.headGroupSpec.template", "spec.rayClusterSpec.workerGroupSpecs[0].template",
+        "spec.pytorchReplicaSpecs.Master.template",
+        "spec.pytorchReplicaSpecs.Worker.template",
+        "spec.rayClusterSpec.headGroupSpec.template",
+        "spec.rayClusterSpec.workerGroupSpecs[0].template",
         "spec.submitterPodTemplate",
     }
-    assert all("the cluster DNS (kube-system pods k8s-app=kube-dns) needs TCP 53; UDP 53" in f.message for f in findings)
+    assert all(
+        "the cluster DNS (kube-system pods k8s-app=kube-dns) needs TCP 53; UDP 53" in f.message
+        for f in findings
+    )
 
 
 def test_webhook_backend_isolated_from_the_api_server(findings_of):
     [finding] = findings_of(RULE, "bad-webhook-backend.yaml")
-    assert finding.object == ObjectRef("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration", None, "operator-validating")
+    assert finding.object == ObjectRef(
+        "admissionregistration.k8s.io/v1",
+        "ValidatingWebhookConfiguration",
+        None,
+        "operator-validating",
+    )
     assert finding.path == "webhooks[0].clientConfig.service"
     assert finding.message.startswith("the API server → pods of Deployment operator needs TCP 9443")
     assert "default-deny-ingress" in finding.message

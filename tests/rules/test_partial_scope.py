@@ -15,6 +15,8 @@ def test_bad(findings_of):
         (Severity.WARNING, 2, "metadata.namespace"),
         (Severity.WARNING, 2, "metadata.labels.kueue.x-k8s.io/queue-name"),
     ]
-    assert findings[0].message.startswith("namespace training is not defined in this scope, so pod-security and network-reachability")
+    assert findings[0].message.startswith(
+        "namespace training is not defined in this scope, so pod-security and network-reachability"
+    )
     assert "LocalQueue training-lq" in findings[1].message
     assert findings[0].hint.startswith("validate the environment's layers together")

@@ -12,7 +12,9 @@ def test_bad_points_at_the_container_and_the_source_line(findings_of):
     assert finding.object == ObjectRef("batch/v1", "Job", "training", "train")
     assert finding.line == 10
     assert finding.path == "spec.template.spec.containers[1].securityContext.capabilities"
-    assert finding.message.startswith('capabilities_restricted: unrestricted capabilities (container "sidecar" must set')
+    assert finding.message.startswith(
+        'capabilities_restricted: unrestricted capabilities (container "sidecar" must set'
+    )
     assert "restricted:v1.32 is enforced on namespace training" in finding.message
     assert "drop: [ALL]" in finding.hint
 
@@ -25,13 +27,23 @@ def test_warn_labels_give_warnings_only(findings_of):
     findings = findings_of("pod-security", "warn-only.yaml")
     assert findings and all(f.severity is Severity.WARNING for f in findings)
     assert {f.message.split(":")[0] for f in findings} == {
-        "allowPrivilegeEscalation", "capabilities_restricted", "runAsNonRoot", "seccompProfile_restricted",
+        "allowPrivilegeEscalation",
+        "capabilities_restricted",
+        "runAsNonRoot",
+        "seccompProfile_restricted",
     }
     assert all("restricted:v1.30 is audited/warned" in f.message for f in findings)
 
 
 def test_the_init_container_the_training_operator_injects_counts(findings_of):
     findings = findings_of("pod-security", "injected.yaml")
-    assert findings and {f.path.split(".spec.")[0] for f in findings} == {"spec.pytorchReplicaSpecs.Worker.template"}
+    assert findings and {f.path.split(".spec.")[0] for f in findings} == {
+        "spec.pytorchReplicaSpecs.Worker.template"
+    }
     assert all(".spec.initContainers[0]." in f.path for f in findings)
-    assert all(f.message.startswith("the init-pytorch container the Training Operator injects, from the Training Operator's built-in template") for f in findings)
+    assert all(
+        f.message.startswith(
+            "the init-pytorch container the Training Operator injects, from the Training Operator's built-in template"
+        )
+        for f in findings
+    )

@@ -1,5 +1,4 @@
 from helpers import RULE_FIXTURES as FIXTURES
-
 from trainops.validate import Root, validate
 
 

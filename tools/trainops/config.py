@@ -49,7 +49,9 @@ class RuleSettings:
 class Config:
     folder: Path
     roots: list[str] = field(default_factory=list)
-    kubernetes_versions: list[str] = field(default_factory=lambda: list(DEFAULT_KUBERNETES_VERSIONS))
+    kubernetes_versions: list[str] = field(
+        default_factory=lambda: list(DEFAULT_KUBERNETES_VERSIONS)
+    )
     crd_roots: list[str] = field(default_factory=list)
     skip_kinds: list[SkippedKind] = field(default_factory=list)
     rules: dict[str, RuleSettings] = field(default_factory=dict)
@@ -77,7 +79,9 @@ class Config:
 
 
 def _location(error) -> str:
-    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.instance_path).lstrip(".")
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.instance_path).lstrip(
+        "."
+    )
     return f" at {path}" if path else ""
 
 
@@ -108,18 +112,27 @@ def load_config(path: Path | None) -> Config | None:
     errors = list(jsonschema_rs.validator_for(config_schema()).iter_errors(data))
     if errors:
         first = errors[0]
-        raise CannotRun(f"{path}{_location(first)}: {first.message} (schema: schemas/trainops-config.schema.json)")
+        raise CannotRun(
+            f"{path}{_location(first)}: {first.message} (schema: schemas/trainops-config.schema.json)"
+        )
     from trainops.rules import RULES  # here: the rules import this module's types
 
-    for place, rule in [("rules", r) for r in data.get("rules", {})] + [("ignore", i["rule"]) for i in data.get("ignore", [])]:
+    for place, rule in [("rules", r) for r in data.get("rules", {})] + [
+        ("ignore", i["rule"]) for i in data.get("ignore", [])
+    ]:
         if rule not in RULES:
-            raise CannotRun(f"{path} at {place}: unknown rule {rule!r}; `trainops rules` lists them")
+            raise CannotRun(
+                f"{path} at {place}: unknown rule {rule!r}; `trainops rules` lists them"
+            )
     return Config(
         folder=path.parent.resolve(),
         roots=data.get("roots", []),
         kubernetes_versions=data.get("kubernetesVersions", list(DEFAULT_KUBERNETES_VERSIONS)),
         crd_roots=data.get("crdRoots", []),
-        skip_kinds=[SkippedKind(s["kind"], s["reason"], s.get("apiVersion")) for s in data.get("skipKinds", [])],
+        skip_kinds=[
+            SkippedKind(s["kind"], s["reason"], s.get("apiVersion"))
+            for s in data.get("skipKinds", [])
+        ],
         rules={rule: RuleSettings(**settings) for rule, settings in data.get("rules", {}).items()},
         ignores=[PathIgnore(i["rule"], i["path"], i["reason"]) for i in data.get("ignore", [])],
         file=path,

@@ -26,8 +26,16 @@ _PRESERVE = "x-kubernetes-preserve-unknown-fields"
 _VALIDATIONS = "x-kubernetes-validations"
 _MERGE_KEYS = ("x-kubernetes-list-type", "x-kubernetes-list-map-keys", "x-kubernetes-map-type")
 # Keyword -> whether it is an upper limit (else a lower one).
-_LIMITS = {"maximum": True, "maxLength": True, "maxItems": True, "maxProperties": True,
-           "minimum": False, "minLength": False, "minItems": False, "minProperties": False}
+_LIMITS = {
+    "maximum": True,
+    "maxLength": True,
+    "maxItems": True,
+    "maxProperties": True,
+    "minimum": False,
+    "minLength": False,
+    "minItems": False,
+    "minProperties": False,
+}
 
 
 @dataclass(frozen=True)
@@ -39,12 +47,22 @@ class SchemaChange:
     breaking: bool
 
     def as_dict(self) -> dict:
-        return {"crd": self.crd, "version": self.version, "path": self.path, "message": self.message, "breaking": self.breaking}
+        return {
+            "crd": self.crd,
+            "version": self.version,
+            "path": self.path,
+            "message": self.message,
+            "breaking": self.breaking,
+        }
 
 
 def _served(crd: dict | None) -> dict[str, dict]:
     versions = ((crd or {}).get("spec") or {}).get("versions") or []
-    return {v["name"]: v for v in versions if isinstance(v, dict) and v.get("served", True) and "name" in v}
+    return {
+        v["name"]: v
+        for v in versions
+        if isinstance(v, dict) and v.get("served", True) and "name" in v
+    }
 
 
 def _schema(version: dict) -> dict:
@@ -56,7 +74,11 @@ def _type_of(schema: dict) -> str | None:
 
 
 def _widens(old: str | None, new: str | None) -> bool:
-    return (old, new) in {("integer", "number"), ("integer", "int-or-string"), ("string", "int-or-string")}
+    return (old, new) in {
+        ("integer", "number"),
+        ("integer", "int-or-string"),
+        ("string", "int-or-string"),
+    }
 
 
 def _compare(crd: str, version: str, path: str, old: dict, new: dict) -> list[SchemaChange]:
@@ -71,7 +93,11 @@ def _compare(crd: str, version: str, path: str, old: dict, new: dict) -> list[Sc
         elif new_type is None:
             found.append(change(f"type widened from {old_type} to any", False))
         else:
-            found.append(change(f"type changed from {old_type} to {new_type}", not _widens(old_type, new_type)))
+            found.append(
+                change(
+                    f"type changed from {old_type} to {new_type}", not _widens(old_type, new_type)
+                )
+            )
         return found  # below this the two schemas describe different things
     old_enum, new_enum = old.get("enum"), new.get("enum")
     if new_enum is not None and old_enum is None:
@@ -89,14 +115,31 @@ def _compare(crd: str, version: str, path: str, old: dict, new: dict) -> list[Sc
         found.append(change("no longer preserves unknown fields: fields it kept are pruned", True))
     found += [change(message, breaking) for message, breaking in _bounds(old, new)]
     if old.get("pattern") != new.get("pattern") and new.get("pattern") is not None:
-        found.append(change(f"pattern {'changed' if old.get('pattern') else 'added'}: {new['pattern']}", True))
+        found.append(
+            change(
+                f"pattern {'changed' if old.get('pattern') else 'added'}: {new['pattern']}", True
+            )
+        )
     old_rules = [r.get("rule") for r in old.get(_VALIDATIONS) or [] if isinstance(r, dict)]
     new_rules = [r.get("rule") for r in new.get(_VALIDATIONS) or [] if isinstance(r, dict)]
-    found += [change(f"validation rule added: {rule}", True) for rule in new_rules if rule not in old_rules]
-    found += [change(f"validation rule removed: {rule}", False) for rule in old_rules if rule not in new_rules]
+    found += [
+        change(f"validation rule added: {rule}", True)
+        for rule in new_rules
+        if rule not in old_rules
+    ]
+    found += [
+        change(f"validation rule removed: {rule}", False)
+        for rule in old_rules
+        if rule not in new_rules
+    ]
     for key in _MERGE_KEYS:
         if old.get(key) != new.get(key):
-            found.append(change(f"{key} changed from {old.get(key)} to {new.get(key)} (how server-side apply merges it)", False))
+            found.append(
+                change(
+                    f"{key} changed from {old.get(key)} to {new.get(key)} (how server-side apply merges it)",
+                    False,
+                )
+            )
     old_props, new_props = old.get("properties") or {}, new.get("properties") or {}
     old_required, new_required = set(old.get("required") or []), set(new.get("required") or [])
     for name in sorted(old_props.keys() | new_props.keys()):
@@ -124,7 +167,9 @@ def _bounds(old: dict, new: dict) -> list[tuple[str, bool]]:
     found = []
     for key, upper in _LIMITS.items():
         before, after = old.get(key), new.get(key)
-        if before == after or not all(isinstance(v, (int, float)) or v is None for v in (before, after)):
+        if before == after or not all(
+            isinstance(v, (int, float)) or v is None for v in (before, after)
+        ):
             continue
         if after is None:
             found.append((f"{key} {before} removed", False))
@@ -132,7 +177,12 @@ def _bounds(old: dict, new: dict) -> list[tuple[str, bool]]:
             found.append((f"{key} {after} added", True))
         else:
             tighter = after < before if upper else after > before
-            found.append((f"{key} {'tightened' if tighter else 'loosened'} from {before} to {after}", tighter))
+            found.append(
+                (
+                    f"{key} {'tightened' if tighter else 'loosened'} from {before} to {after}",
+                    tighter,
+                )
+            )
     return found
 
 
@@ -143,14 +193,27 @@ def _values(values: list) -> str:
 def compare_crds(name: str, old: dict | None, new: dict | None) -> list[SchemaChange]:
     """The schema changes from `old` to `new` (either may be None: a CRD added or removed)."""
     if new is None:
-        return [SchemaChange(name, None, "", "CRD removed: the API server deletes every object of it", True)]
+        return [
+            SchemaChange(
+                name, None, "", "CRD removed: the API server deletes every object of it", True
+            )
+        ]
     old_served, new_served = _served(old), _served(new)
     if old is None:
-        return [SchemaChange(name, None, "", f"CRD added, serving {', '.join(new_served) or 'no version'}", False)]
+        return [
+            SchemaChange(
+                name, None, "", f"CRD added, serving {', '.join(new_served) or 'no version'}", False
+            )
+        ]
     found: list[SchemaChange] = []
-    old_scope, new_scope = (old.get("spec") or {}).get("scope"), (new.get("spec") or {}).get("scope")
+    old_scope, new_scope = (
+        (old.get("spec") or {}).get("scope"),
+        (new.get("spec") or {}).get("scope"),
+    )
     if old_scope != new_scope:
-        found.append(SchemaChange(name, None, "", f"scope changed from {old_scope} to {new_scope}", True))
+        found.append(
+            SchemaChange(name, None, "", f"scope changed from {old_scope} to {new_scope}", True)
+        )
     for version in old_served:
         if version not in new_served:
             found.append(SchemaChange(name, version, "", "served version dropped", True))
@@ -158,13 +221,27 @@ def compare_crds(name: str, old: dict | None, new: dict | None) -> list[SchemaCh
         if version not in old_served:
             found.append(SchemaChange(name, version, "", "version now served", False))
     storage = [
-        {v.get("name") for v in ((crd.get("spec") or {}).get("versions") or []) if isinstance(v, dict) and v.get("storage")}
+        {
+            v.get("name")
+            for v in ((crd.get("spec") or {}).get("versions") or [])
+            if isinstance(v, dict) and v.get("storage")
+        }
         for crd in (old, new)
     ]
     if storage[0] != storage[1]:
-        found.append(SchemaChange(name, None, "", f"storage version changed from {_values(sorted(storage[0]))} to "
-                                  f"{_values(sorted(storage[1]))}", False))
+        found.append(
+            SchemaChange(
+                name,
+                None,
+                "",
+                f"storage version changed from {_values(sorted(storage[0]))} to "
+                f"{_values(sorted(storage[1]))}",
+                False,
+            )
+        )
     for version in old_served:
         if version in new_served:
-            found += _compare(name, version, "", _schema(old_served[version]), _schema(new_served[version]))
+            found += _compare(
+                name, version, "", _schema(old_served[version]), _schema(new_served[version])
+            )
     return found

@@ -39,7 +39,9 @@ class Finding:
         return data
 
 
-def from_problems(rule: str, severity: Severity, root: str, problems: Iterable[Problem]) -> Iterator[Finding]:
+def from_problems(
+    rule: str, severity: Severity, root: str, problems: Iterable[Problem]
+) -> Iterator[Finding]:
     """One finding per problem the loader recorded (a file and line, no object)."""
     for problem in problems:
         yield Finding(rule, severity, problem.message, root, file=problem.file, line=problem.line)

@@ -52,7 +52,9 @@ def read(text: str) -> tuple[list[Entry] | None, int, list[str]]:
         message = _MESSAGE.match(lines[index + 1]) if index + 1 < len(lines) else None
         kind, api_version, folder = entry.groups()
         if not message or message.groups() != (kind, api_version):
-            problems.append(f"the note's error line for {kind} {api_version} is missing or does not match it")
+            problems.append(
+                f"the note's error line for {kind} {api_version} is missing or does not match it"
+            )
             index += 1
         else:
             index += 2

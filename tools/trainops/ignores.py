@@ -32,7 +32,9 @@ def parse(value: str) -> tuple[list[Ignore], list[str]]:
         rule, colon, reason = part.partition(":")
         rule, reason = rule.strip(), reason.strip()
         if not colon or not reason:
-            problems.append(f"ignore of {rule!r} gives no reason: write \"{rule}: <why it is safe to ignore>\"")
+            problems.append(
+                f'ignore of {rule!r} gives no reason: write "{rule}: <why it is safe to ignore>"'
+            )
             continue
         ignores.append(Ignore(rule, reason))
     return ignores, problems

@@ -89,7 +89,11 @@ MIRROR_ENV = "TRAINOPS_MIRROR"
 def find_mirror(explicit: Path | None, configured: Path | None, repository: Path) -> Path | None:
     """The mirror to render from: --mirror, else $TRAINOPS_MIRROR, else the config's `mirror:`,
     else `../shared/mirror` beside the repository when it exists; None means fetch online."""
-    chosen = explicit or (Path(os.environ[MIRROR_ENV]) if os.environ.get(MIRROR_ENV) else None) or configured
+    chosen = (
+        explicit
+        or (Path(os.environ[MIRROR_ENV]) if os.environ.get(MIRROR_ENV) else None)
+        or configured
+    )
     if chosen is not None:
         return chosen
     beside = repository.resolve().parent / "shared" / "mirror"

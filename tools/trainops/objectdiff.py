@@ -54,7 +54,9 @@ def diff(old: Any, new: Any, path: str = "") -> list[FieldChange]:
             changes = []
             # Old order first, then names only the new side has, in its order.
             for name in list(old_named) + [n for n in new_named if n not in old_named]:
-                changes += diff(old_named.get(name, ABSENT), new_named.get(name, ABSENT), f"{path}[name={name}]")
+                changes += diff(
+                    old_named.get(name, ABSENT), new_named.get(name, ABSENT), f"{path}[name={name}]"
+                )
             return changes
         if all(isinstance(i, dict) for i in old + new):
             return _unnamed(old, new, path)

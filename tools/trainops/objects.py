@@ -101,11 +101,22 @@ _TOKEN = (
     r"|[-+]?[0-9][0-9_]*+(?:\.[0-9_]*+)?[eE][-+]?[0-9]++|[-+]?[0-9]++_[0-9_]*+)"
 )
 _SCALAR_END = r"(?=[ \t]*(?:\n|#|[,}\]]))"
-_CAN_DIVERGE = r"(?=[yYnNoO0-9+-])"  # what such a token can start with: most scalars are ruled out at once
+_CAN_DIVERGE = (
+    r"(?=[yYnNoO0-9+-])"  # what such a token can start with: most scalars are ruled out at once
+)
 _YAML11_ONLY = re.compile(
-    r"\n[ \t]*+(?:-[ \t]++)*+" + _CAN_DIVERGE + _TOKEN + r"[ \t]*+:(?=[ \t\n])"  # a key
-    + r"|[:-][ \t]++" + _CAN_DIVERGE + _TOKEN + _SCALAR_END  # a block value or sequence item
-    + r"|[\[{,][ \t]*+" + _CAN_DIVERGE + _TOKEN + _SCALAR_END  # a flow value or item
+    r"\n[ \t]*+(?:-[ \t]++)*+"
+    + _CAN_DIVERGE
+    + _TOKEN
+    + r"[ \t]*+:(?=[ \t\n])"  # a key
+    + r"|[:-][ \t]++"
+    + _CAN_DIVERGE
+    + _TOKEN
+    + _SCALAR_END  # a block value or sequence item
+    + r"|[\[{,][ \t]*+"
+    + _CAN_DIVERGE
+    + _TOKEN
+    + _SCALAR_END  # a flow value or item
     + r"|<<[ \t]*+:"  # a merge key
 )
 
@@ -122,12 +133,16 @@ def _load_document(chunk: str) -> list:
 
 def _malformed_reason(doc: object) -> str | None:
     if not isinstance(doc, dict):
-        return f"document is a {type(doc).__name__}, not a mapping: a Kubernetes object is a mapping"
+        return (
+            f"document is a {type(doc).__name__}, not a mapping: a Kubernetes object is a mapping"
+        )
     missing = [field for field in ("apiVersion", "kind") if not isinstance(doc.get(field), str)]
     metadata = doc.get("metadata")
-    if not isinstance(metadata, dict) or not isinstance(metadata.get("name"), str):
-        if not (isinstance(metadata, dict) and metadata.get("generateName")):
-            missing.append("metadata.name")
+    named = isinstance(metadata, dict) and (
+        isinstance(metadata.get("name"), str) or metadata.get("generateName")
+    )
+    if not named:
+        missing.append("metadata.name")
     if missing:
         return f"object has no {', '.join(missing)}"
     return None
@@ -222,7 +237,10 @@ def _document_lines(path: str, mtime: float) -> dict[tuple[str, str], int]:
             continue
         for doc in docs:
             if isinstance(doc, dict) and isinstance(doc.get("metadata"), dict):
-                key = (str(doc.get("kind")), str(doc["metadata"].get("name") or doc["metadata"].get("generateName")))
+                key = (
+                    str(doc.get("kind")),
+                    str(doc["metadata"].get("name") or doc["metadata"].get("generateName")),
+                )
                 lines.setdefault(key, _first_content_line(chunk, first_line))
     return lines
 

@@ -35,7 +35,14 @@ class Pin:
     object_ref: object | None = None
 
     def as_dict(self) -> dict:
-        return {"kind": self.kind, "what": self.what, "version": self.version, "file": self.file, "line": self.line, "path": self.path}
+        return {
+            "kind": self.kind,
+            "what": self.what,
+            "version": self.version,
+            "file": self.file,
+            "line": self.line,
+            "path": self.path,
+        }
 
 
 def split_image(image: str) -> tuple[str, str | None]:
@@ -69,15 +76,27 @@ def kustomization_pins(root: Path) -> list[Pin]:
                 line = next((n for n, text in enumerate(lines, 1) if entry in text), None)
                 raw = parse_raw_url(entry)
                 if raw:
-                    pins.append(Pin("remote file", f"{raw.repo}/{raw.path}", raw.ref, display(file), line))
+                    pins.append(
+                        Pin("remote file", f"{raw.repo}/{raw.path}", raw.ref, display(file), line)
+                    )
                     continue
                 ref = re.search(r"[?&](?:ref|version)=([^&]+)", entry)
                 what = entry.split("?", 1)[0]
-                pins.append(Pin("remote base", what, ref.group(1) if ref else None, display(file), line))
+                pins.append(
+                    Pin("remote base", what, ref.group(1) if ref else None, display(file), line)
+                )
         for chart in data.get("helmCharts") or []:
             name = str(chart.get("name"))
             line = next((n for n, text in enumerate(lines, 1) if name in text), None)
-            pins.append(Pin("helm chart", f"{chart.get('repo', '')}/{name}".lstrip("/"), chart.get("version"), display(file), line))
+            pins.append(
+                Pin(
+                    "helm chart",
+                    f"{chart.get('repo', '')}/{name}".lstrip("/"),
+                    chart.get("version"),
+                    display(file),
+                    line,
+                )
+            )
     return pins
 
 
@@ -93,13 +112,23 @@ def image_entries(root: Path) -> list[Pin]:
             name = entry.get("newName") or entry["name"]
             version = entry.get("digest") or entry.get("newTag")
             line = _entry_line(lines, entry["name"])
-            entries.append(Pin("image", str(name), str(version) if version is not None else None, display(file), line))
+            entries.append(
+                Pin(
+                    "image",
+                    str(name),
+                    str(version) if version is not None else None,
+                    display(file),
+                    line,
+                )
+            )
     return entries
 
 
 def _entry_line(lines: list[str], name: str) -> int | None:
     """The line of a `- name: NAME` list entry (the first line mentioning NAME if none)."""
-    mentions = [n for n, text in enumerate(lines, 1) if name in text and not text.lstrip().startswith("#")]
+    mentions = [
+        n for n, text in enumerate(lines, 1) if name in text and not text.lstrip().startswith("#")
+    ]
     exact = [n for n in mentions if lines[n - 1].partition("name:")[2].strip().strip("'\"") == name]
     return (exact or mentions or [None])[0]
 
@@ -113,8 +142,17 @@ def image_pins(rendered: Rendered) -> list[Pin]:
                     image = container.get("image")
                     if image:
                         name, version = split_image(image)
-                        pins.append(Pin("image", name, version, obj.file, obj.line,
-                                        template.child(f"spec.{key}[{index}].image"), obj.ref))
+                        pins.append(
+                            Pin(
+                                "image",
+                                name,
+                                version,
+                                obj.file,
+                                obj.line,
+                                template.child(f"spec.{key}[{index}].image"),
+                                obj.ref,
+                            )
+                        )
     return pins
 
 

@@ -21,7 +21,9 @@ from pathlib import Path
 from trainops import kustomization, mirror
 
 _RAW_URLS = (
-    re.compile(r"^https://raw\.githubusercontent\.com/(?P<repo>[^/]+/[^/]+)/(?P<ref>[^/]+)/(?P<path>.+)$"),
+    re.compile(
+        r"^https://raw\.githubusercontent\.com/(?P<repo>[^/]+/[^/]+)/(?P<ref>[^/]+)/(?P<path>.+)$"
+    ),
     re.compile(r"^https://github\.com/(?P<repo>[^/]+/[^/]+)/raw/(?P<ref>[^/]+)/(?P<path>.+)$"),
 )
 _LOCAL_FOLDER = ".trainops-mirror"
@@ -59,7 +61,9 @@ def raw_files(root: Path) -> list[tuple[Path, RawFile]]:
 
 
 @contextmanager
-def offline_tree(root: Path, mirror_dir: Path | None) -> Iterator[tuple[Path, Callable[[str], str]]]:
+def offline_tree(
+    root: Path, mirror_dir: Path | None
+) -> Iterator[tuple[Path, Callable[[str], str]]]:
     """The folder to render and a function mapping temporary paths in messages back to real ones.
 
     Raises mirror.MirrorMiss (with `.folder` and `.raw` set) when the mirror lacks a file.
@@ -91,7 +95,9 @@ def offline_tree(root: Path, mirror_dir: Path | None) -> Iterator[tuple[Path, Ca
             (copied / _LOCAL_FOLDER / raw.local_name).write_bytes(content)
             kustomization_file = kustomization.kustomization_file(copied)
             text = kustomization_file.read_text()
-            kustomization_file.write_text(text.replace(raw.url, f"{_LOCAL_FOLDER}/{raw.local_name}"))
+            kustomization_file.write_text(
+                text.replace(raw.url, f"{_LOCAL_FOLDER}/{raw.local_name}")
+            )
             local_urls[str(copied / _LOCAL_FOLDER / raw.local_name)] = raw.url
 
         def restore(text: str) -> str:

@@ -48,7 +48,9 @@ class Renderer:
         """Rendered YAML of the kustomization in `directory`; raises RenderFailure."""
         return self._run(directory, env, origins=False)[0]
 
-    def render(self, directory: Path, env: dict[str, str] | None = None) -> tuple[str, Callable[[dict], tuple[str, str | None]]]:
+    def render(
+        self, directory: Path, env: dict[str, str] | None = None
+    ) -> tuple[str, Callable[[dict], tuple[str, str | None]]]:
         """Rendered YAML with each object's origin annotation, and a function that turns an origin
         into (source file, or remote repo//path?ref=, and the object's local file if any)."""
         return self._run(directory, env, origins=True)
@@ -57,25 +59,27 @@ class Renderer:
         if kustomization.kustomization_file(directory) is None:
             raise RenderFailure(directory, None, "no kustomization.yaml in this folder")
         try:
-            with raw_files.offline_tree(directory, self.mirror) as (target, restore_paths):
-                with tempfile.TemporaryDirectory(prefix="trainops-origin-") as scratch:
-                    if origins:
-                        # kustomize records origins only when the built kustomization asks for
-                        # them; a wrapper asks without touching the user's files.
-                        wrapper = Path(scratch)
-                        relative = os.path.relpath(target, wrapper)
-                        (wrapper / "kustomization.yaml").write_text(
-                            f"resources:\n  - {relative}\nbuildMetadata: [originAnnotations]\n"
-                        )
-                        target = wrapper
-                    done = subprocess.run(
-                        self.kustomize.build_command(target),
-                        env=env if env is not None else self.environment(),
-                        capture_output=True,
-                        text=True,
-                        check=False,
+            with (
+                raw_files.offline_tree(directory, self.mirror) as (target, restore_paths),
+                tempfile.TemporaryDirectory(prefix="trainops-origin-") as scratch,
+            ):
+                if origins:
+                    # kustomize records origins only when the built kustomization asks for
+                    # them; a wrapper asks without touching the user's files.
+                    wrapper = Path(scratch)
+                    relative = os.path.relpath(target, wrapper)
+                    (wrapper / "kustomization.yaml").write_text(
+                        f"resources:\n  - {relative}\nbuildMetadata: [originAnnotations]\n"
                     )
-                    resolve = _origin_resolver(Path(scratch), restore_paths)
+                    target = wrapper
+                done = subprocess.run(
+                    self.kustomize.build_command(target),
+                    env=env if env is not None else self.environment(),
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                )
+                resolve = _origin_resolver(Path(scratch), restore_paths)
         except mirror.MirrorMiss as miss:
             where = kustomization.locate_entry(miss.folder, miss.raw.url)
             file, line = where if where else (miss.folder, None)
@@ -85,7 +89,9 @@ class Renderer:
         return done.stdout, resolve
 
 
-def _origin_resolver(wrapper: Path, restore_paths: Callable[[str], str]) -> Callable[[dict], tuple[str, str | None]]:
+def _origin_resolver(
+    wrapper: Path, restore_paths: Callable[[str], str]
+) -> Callable[[dict], tuple[str, str | None]]:
     def resolve(origin: dict) -> tuple[str, str | None]:
         """(where to show, local file path or None) for a `config.kubernetes.io/origin` mapping."""
         path = origin.get("path") or origin.get("configuredIn") or ""
@@ -102,13 +108,16 @@ def _origin_resolver(wrapper: Path, restore_paths: Callable[[str], str]) -> Call
 
 _KLOG_PREFIX = re.compile(r'^[EWIF]\d{4} [\d:.]+\s+\d+ \S+\] "command failed" err=[<"]?')
 _FROM = re.compile(r"accumulating resources from '([^']+)'")
-_GIT_FETCH = re.compile(r"failed to run '\S*git fetch \S+ (\S+) ([^']+)': (.*?)(?:: exit status \d+)?$")
+_GIT_FETCH = re.compile(
+    r"failed to run '\S*git fetch \S+ (\S+) ([^']+)': (.*?)(?:: exit status \d+)?$"
+)
 _MISSING = re.compile(r"evalsymlink failure on '([^']+)'")
 _MALFORMED_YAML = re.compile(r"MalformedYAMLError: yaml: (?:line (\d+): )?(.*?) in File: (\S+)")
 # What git says when it cannot reach the host at all (as opposed to a missing ref or repository).
 _NETWORK_ERROR = re.compile(
     r"Could not resolve|Failed to connect|Couldn't connect|Connection (refused|timed out|reset)|"
-    r"Network is unreachable|proxy", re.IGNORECASE
+    r"Network is unreachable|proxy",
+    re.IGNORECASE,
 )
 _REMOTE_REPO = re.compile(r"https://github\.com/([^/]+/[^/?]+?)(?:\.git)?(?://|/|\?|$)")
 
@@ -140,7 +149,9 @@ def explain_failure(stderr: str, root: Path, mirror_dir: Path | None) -> RenderF
         entry = innermost or target.name
         where = kustomization.locate_entry(root, entry)
         file, line = where if where else (root, None)
-        return RenderFailure(file, line, f"'{entry}' does not exist ({target}): fix the path or create it")
+        return RenderFailure(
+            file, line, f"'{entry}' does not exist ({target}): fix the path or create it"
+        )
 
     malformed = _MALFORMED_YAML.search(message)
     if malformed:
@@ -174,7 +185,9 @@ def _remote_failure(
             )
     git_error = git_error.replace("fatal: ", "").strip()
     if mirror_dir is None and _NETWORK_ERROR.search(git_error):
-        return RenderFailure(file, line, f"remote base {entry}: {mirror.NO_MIRROR}", unreachable=True)
+        return RenderFailure(
+            file, line, f"remote base {entry}: {mirror.NO_MIRROR}", unreachable=True
+        )
     return RenderFailure(file, line, f"remote base {entry}: git could not fetch {ref}: {git_error}")
 
 
@@ -188,8 +201,14 @@ def _yaml_failure(root: Path, name: str, go_message: str, go_line: str | None) -
             except yaml.MarkedYAMLError as error:
                 mark = error.problem_mark or error.context_mark
                 line = mark.line + 1 if mark else None
-                return RenderFailure(candidate, line, f"YAML syntax error: {error.problem or error}")
+                return RenderFailure(
+                    candidate, line, f"YAML syntax error: {error.problem or error}"
+                )
             except yaml.YAMLError:
                 pass
-            return RenderFailure(candidate, int(go_line) if go_line else None, f"YAML syntax error: {go_message}")
-    return RenderFailure(root / name, int(go_line) if go_line else None, f"YAML syntax error: {go_message}")
+            return RenderFailure(
+                candidate, int(go_line) if go_line else None, f"YAML syntax error: {go_message}"
+            )
+    return RenderFailure(
+        root / name, int(go_line) if go_line else None, f"YAML syntax error: {go_message}"
+    )

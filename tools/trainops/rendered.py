@@ -32,7 +32,9 @@ class Cluster:
     roots: list[Rendered]
     catalog: object | None = None  # schema.catalog.Catalog, shared by every cluster of a run
     config: object | None = None  # config.Config
-    everything: list[Rendered] = field(default_factory=list)  # every root of the run, for cross-root rules
+    everything: list[Rendered] = field(
+        default_factory=list
+    )  # every root of the run, for cross-root rules
 
     def memo(self, key: str, compute):
         """compute(self), once per cluster: for facts several objects ask about."""
@@ -58,7 +60,9 @@ class Cluster:
         if not isinstance(path, str) or not path or self.config is None:
             return None
         wanted = (self.config.folder / path.removeprefix("./")).resolve()
-        return next((r for r in self.everything if r.path is not None and r.path.resolve() == wanted), None)
+        return next(
+            (r for r in self.everything if r.path is not None and r.path.resolve() == wanted), None
+        )
 
     def namespace_labels(self, name: str) -> dict[str, str] | None:
         """Labels of the Namespace `name` as this cluster defines it (None if it defines none)."""

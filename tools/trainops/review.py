@@ -51,7 +51,12 @@ class ObjectChange:
         return f"{self.api_version} {self.key.kind} {scope}{self.key.name}"
 
     def fingerprint(self) -> tuple:
-        return (self.change, self.title, repr(self.document), tuple((f.path, repr(f.old), repr(f.new)) for f in self.fields))
+        return (
+            self.change,
+            self.title,
+            repr(self.document),
+            tuple((f.path, repr(f.old), repr(f.new)) for f in self.fields),
+        )
 
 
 @dataclass
@@ -62,7 +67,10 @@ class RootDiff:
     failure: str | None = None
 
     def counts(self) -> dict[str, int]:
-        return {change: sum(o.change == change for o in self.objects) for change in ("added", "removed", "changed")}
+        return {
+            change: sum(o.change == change for o in self.objects)
+            for change in ("added", "removed", "changed")
+        }
 
 
 @dataclass(frozen=True)
@@ -147,13 +155,19 @@ def _inside(folder: Path) -> Iterator[None]:
         os.chdir(previous)
 
 
-def snapshot(tree: Path, config_folder: str, root_names: list[str] | None, renderer: Renderer) -> Snapshot:
+def snapshot(
+    tree: Path, config_folder: str, root_names: list[str] | None, renderer: Renderer
+) -> Snapshot:
     """Render and check `root_names` (repository-relative; default: the config's roots) in `tree`."""
     with _inside(tree):
         config_file = Path(config_folder) / CONFIG_NAME
         config = load_config(config_file) if config_file.is_file() else None
         if root_names is None:
-            paths = config.root_paths() if config else kustomization.discover_roots(tree / config_folder)
+            paths = (
+                config.root_paths()
+                if config
+                else kustomization.discover_roots(tree / config_folder)
+            )
         else:
             paths = [tree / name for name in root_names if (tree / name).exists()]
         roots = [Root(path) for path in paths]
@@ -170,8 +184,13 @@ def snapshot(tree: Path, config_folder: str, root_names: list[str] | None, rende
                     entries.setdefault(entry.what, entry)
             for pin in pins.image_pins(rendered.get(root.name) or Rendered(root.name)):
                 images.setdefault(pin.what, set()).add(pin.version or "")
-        return Snapshot({name: rendered[name] for name in (r.name for r in roots) if name in rendered},
-                        outcome.findings if outcome else [], found_pins, images, entries)
+        return Snapshot(
+            {name: rendered[name] for name in (r.name for r in roots) if name in rendered},
+            outcome.findings if outcome else [],
+            found_pins,
+            images,
+            entries,
+        )
 
 
 def _keyed(rendered: Rendered | None) -> dict[ObjectKey, K8sObject]:
@@ -182,7 +201,9 @@ def _keyed(rendered: Rendered | None) -> dict[ObjectKey, K8sObject]:
 def compare_objects(old: Rendered | None, new: Rendered | None) -> list[ObjectChange]:
     before, after = _keyed(old), _keyed(new)
     changes = []
-    for key in sorted(before.keys() | after.keys(), key=lambda k: (k.kind, k.group, k.namespace or "", k.name)):
+    for key in sorted(
+        before.keys() | after.keys(), key=lambda k: (k.kind, k.group, k.namespace or "", k.name)
+    ):
         was, now = before.get(key), after.get(key)
         if was is not None and now is not None:
             fields = objectdiff.diff(was.doc, now.doc)
@@ -194,7 +215,9 @@ def compare_objects(old: Rendered | None, new: Rendered | None) -> list[ObjectCh
         else:
             change = ObjectChange("removed", was.api_version, key, document=was.doc)
         if key.kind == CRD_KIND:
-            change.schema = crddiff.compare_crds(key.name, was.doc if was else None, now.doc if now else None)
+            change.schema = crddiff.compare_crds(
+                key.name, was.doc if was else None, now.doc if now else None
+            )
         changes.append(change)
     return changes
 
@@ -205,7 +228,15 @@ def _compare_root(name: str, base: Snapshot, head: Snapshot) -> RootDiff:
         line = f":{new.failure.line}" if new.failure.line else ""
         return RootDiff(name, "failed", failure=f"{new.failure.file}{line}: {new.failure.message}")
     objects = compare_objects(old if old is not None and old.loaded else None, new)
-    status = "added" if old is None else "removed" if new is None else "changed" if objects else "unchanged"
+    status = (
+        "added"
+        if old is None
+        else "removed"
+        if new is None
+        else "changed"
+        if objects
+        else "unchanged"
+    )
     return RootDiff(name, status, objects)
 
 
@@ -230,7 +261,14 @@ def _image_changes(base: Snapshot, head: Snapshot) -> list[ImageChange]:
     for name in sorted(base.images.keys() | head.images.keys()):
         old, new = base.images.get(name, set()), head.images.get(name, set())
         if old != new:
-            changes.append(ImageChange(name, tuple(sorted(old)), tuple(sorted(new)), _where(head.image_entries.get(name))))
+            changes.append(
+                ImageChange(
+                    name,
+                    tuple(sorted(old)),
+                    tuple(sorted(new)),
+                    _where(head.image_entries.get(name)),
+                )
+            )
     return changes
 
 
@@ -243,7 +281,14 @@ def _finding_key(finding: Finding) -> tuple:
     a pin bump rewrites the ref in remote origins and the numbers in messages ("is 377333 bytes"):
     a finding that only moved or whose numbers changed was neither introduced nor fixed."""
     file = _REF.sub("", finding.file or "")
-    return (finding.rule, finding.severity.value, file, str(finding.object), finding.path, _NUMBER.sub("#", finding.message))
+    return (
+        finding.rule,
+        finding.severity.value,
+        file,
+        str(finding.object),
+        finding.path,
+        _NUMBER.sub("#", finding.message),
+    )
 
 
 def _delta(base: list[Finding], head: list[Finding]) -> tuple[list[Finding], list[Finding]]:
@@ -251,18 +296,36 @@ def _delta(base: list[Finding], head: list[Finding]) -> tuple[list[Finding], lis
         return {_finding_key(f): f for f in findings}
 
     before, after = unique(base), unique(head)
-    return [f for k, f in after.items() if k not in before], [f for k, f in before.items() if k not in after]
+    return [f for k, f in after.items() if k not in before], [
+        f for k, f in before.items() if k not in after
+    ]
 
 
-def compare(base: Snapshot, head: Snapshot, base_revision: Revision, head_revision: Revision) -> Review:
+def compare(
+    base: Snapshot, head: Snapshot, base_revision: Revision, head_revision: Revision
+) -> Review:
     names = list(dict.fromkeys([*base.rendered, *head.rendered]))
     roots = [_compare_root(name, base, head) for name in sorted(names)]
     introduced, fixed = _delta(base.findings, head.findings)
-    return Review(base_revision, head_revision, roots, _pin_changes(base, head), _image_changes(base, head), introduced, fixed)
+    return Review(
+        base_revision,
+        head_revision,
+        roots,
+        _pin_changes(base, head),
+        _image_changes(base, head),
+        introduced,
+        fixed,
+    )
 
 
-def review(top: Path, config_folder: str, base: Revision, head: Revision, root_names: list[str] | None,
-           renderer: Renderer) -> Review:
+def review(
+    top: Path,
+    config_folder: str,
+    base: Revision,
+    head: Revision,
+    root_names: list[str] | None,
+    renderer: Renderer,
+) -> Review:
     """Check out both revisions of the repository at `top`, render and check them, compare."""
     snapshots = []
     for revision in (base, head):

@@ -32,8 +32,13 @@ class Revision:
 
 def _git(top: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     try:
-        return subprocess.run(["git", "-C", str(top), *args], capture_output=True, text=True, check=False,
-                              env={**os.environ, **(env or {})})
+        return subprocess.run(
+            ["git", "-C", str(top), *args],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, **(env or {})},
+        )
     except FileNotFoundError:
         raise CannotRun("git is not installed: trainops diff needs it to read revisions") from None
 
@@ -41,14 +46,18 @@ def _git(top: Path, *args: str, env: dict[str, str] | None = None) -> subprocess
 def repository_top(folder: Path) -> Path:
     done = _git(folder, "rev-parse", "--show-toplevel")
     if done.returncode != 0:
-        raise CannotRun(f"{folder}: not inside a git repository; trainops diff compares git revisions")
+        raise CannotRun(
+            f"{folder}: not inside a git repository; trainops diff compares git revisions"
+        )
     return Path(done.stdout.strip())
 
 
 def resolve(top: Path, ref: str) -> Revision:
     done = _git(top, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     if done.returncode != 0 or not done.stdout.strip():
-        raise CannotRun(f"{ref}: not a commit in {top} (a branch, tag or commit id, e.g. origin/main)")
+        raise CannotRun(
+            f"{ref}: not a commit in {top} (a branch, tag or commit id, e.g. origin/main)"
+        )
     return Revision(ref, done.stdout.strip())
 
 
@@ -62,7 +71,10 @@ def checked_out(top: Path, revision: Revision) -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="trainops-rev-") as scratch:
         tree = Path(scratch) / "tree"
         index = {"GIT_INDEX_FILE": str(Path(scratch) / "index")}
-        for args in (("read-tree", revision.commit), ("checkout-index", "--all", f"--prefix={tree}/")):
+        for args in (
+            ("read-tree", revision.commit),
+            ("checkout-index", "--all", f"--prefix={tree}/"),
+        ):
             done = _git(top, *args, env=index)
             if done.returncode != 0:
                 cause = (done.stderr.strip().splitlines() or ["git failed"])[-1]

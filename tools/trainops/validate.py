@@ -56,7 +56,11 @@ class Focus:
             return True
         if finding.rule == "render-failed" and finding.root in self.context_roots:
             return True
-        return finding.file is not None and "://" not in finding.file and Path(finding.file).resolve() in self.files
+        return (
+            finding.file is not None
+            and "://" not in finding.file
+            and Path(finding.file).resolve() in self.files
+        )
 
 
 def _includes(root: Path, file: Path) -> bool:
@@ -70,7 +74,9 @@ def _includes(root: Path, file: Path) -> bool:
     return own is not None and (own.resolve() == file or file.name in own.read_text())
 
 
-def roots_in_context(paths: list[Path], config: Config | None) -> tuple[list[Root], Focus | None, list[str]]:
+def roots_in_context(
+    paths: list[Path], config: Config | None
+) -> tuple[list[Root], Focus | None, list[str]]:
     """Roots for `validate PATH…`. A file of the repository (what pre-commit passes) is checked in
     every configured root that renders it, together with that root's environment (the sibling
     layers, which carry its namespace's Pod Security labels and Kueue queues): a file alone would
@@ -92,7 +98,9 @@ def roots_in_context(paths: list[Path], config: Config | None) -> tuple[list[Roo
             continue
         including = [r for r in configured if _includes(r, resolved)]
         if not including:
-            notes.append(f"{display(path)}: no root in {config.file} renders this file; not checked")
+            notes.append(
+                f"{display(path)}: no root in {config.file} renders this file; not checked"
+            )
             continue
         files.add(resolved)
         parents = {r.resolve().parent for r in including}
@@ -100,7 +108,9 @@ def roots_in_context(paths: list[Path], config: Config | None) -> tuple[list[Roo
     if not files:
         return whole, None, notes
     roots = list(dict.fromkeys(whole + context))
-    focus = Focus(frozenset(files), frozenset(r.name for r in whole), frozenset(r.name for r in context))
+    focus = Focus(
+        frozenset(files), frozenset(r.name for r in whole), frozenset(r.name for r in context)
+    )
     return roots, focus, notes
 
 
@@ -166,7 +176,9 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
 
 
-def run_rules(rendered: Rendered, cluster: Cluster, selected: set[str] | None = None) -> list[Finding]:
+def run_rules(
+    rendered: Rendered, cluster: Cluster, selected: set[str] | None = None
+) -> list[Finding]:
     return [
         finding
         for rule_id, rule in RULES.items()
@@ -186,7 +198,9 @@ def _rules_to_run(selected: set[str] | None, config: Config | None) -> set[str]:
     return chosen
 
 
-def _settle(findings: list[Finding], rendered: list[Rendered], config: Config | None, ran: set[str]) -> list[Finding]:
+def _settle(
+    findings: list[Finding], rendered: list[Rendered], config: Config | None, ran: set[str]
+) -> list[Finding]:
     """Apply argued ignores and configured severities, drop repeats, report ignores that matched nothing.
 
     An ignore belongs to the source object, not to a root: a file several roots include (an
@@ -198,15 +212,31 @@ def _settle(findings: list[Finding], rendered: list[Rendered], config: Config | 
             found, _ = ignores.object_ignores(obj.doc)
             if found:
                 annotated.setdefault((obj.ref, obj.file, obj.line), (result.root, obj, found))
-    path_ignores = [(entry, ignores.Ignore(entry.rule, entry.reason)) for entry in (config.ignores if config else [])]
+    path_ignores = [
+        (entry, ignores.Ignore(entry.rule, entry.reason))
+        for entry in (config.ignores if config else [])
+    ]
     kept, seen = [], set()
     for finding in findings:
-        _, _, object_ignores = annotated.get((finding.object, finding.file, finding.line), (None, None, []))
+        _, _, object_ignores = annotated.get(
+            (finding.object, finding.file, finding.line), (None, None, [])
+        )
         matched = [i for i in object_ignores if i.rule == finding.rule]
-        matched += [i for entry, i in path_ignores if i.rule == finding.rule and ignores.path_matches(entry.path, finding.file)]
+        matched += [
+            i
+            for entry, i in path_ignores
+            if i.rule == finding.rule and ignores.path_matches(entry.path, finding.file)
+        ]
         for ignore in matched:
             ignore.used = True
-        key = (finding.rule, finding.file, finding.line, finding.path, finding.message, finding.object)
+        key = (
+            finding.rule,
+            finding.file,
+            finding.line,
+            finding.path,
+            finding.message,
+            finding.object,
+        )
         if matched or (finding.file is not None and key in seen):
             continue
         seen.add(key)
@@ -217,16 +247,29 @@ def _settle(findings: list[Finding], rendered: list[Rendered], config: Config | 
     for root, obj, found in annotated.values():
         for ignore in found:
             if not ignore.used and ignore.rule in ran:
-                kept.append(Finding(
-                    "ignore", Severity.WARNING, f"ignore of {ignore.rule!r} matched no finding: delete it",
-                    root, obj.file, obj.line, obj.ref, f"metadata.annotations.{ignores.ANNOTATION}",
-                ))
+                kept.append(
+                    Finding(
+                        "ignore",
+                        Severity.WARNING,
+                        f"ignore of {ignore.rule!r} matched no finding: delete it",
+                        root,
+                        obj.file,
+                        obj.line,
+                        obj.ref,
+                        f"metadata.annotations.{ignores.ANNOTATION}",
+                    )
+                )
     for entry, ignore in path_ignores:
         if not ignore.used and entry.rule in ran:
-            kept.append(Finding(
-                "ignore", Severity.WARNING, f"ignore of {entry.rule!r} for {entry.path!r} matched no finding: delete it",
-                str(config.file), str(config.file),
-            ))
+            kept.append(
+                Finding(
+                    "ignore",
+                    Severity.WARNING,
+                    f"ignore of {entry.rule!r} for {entry.path!r} matched no finding: delete it",
+                    str(config.file),
+                    str(config.file),
+                )
+            )
     return kept
 
 
@@ -242,7 +285,10 @@ def clusters(rendered: list[Rendered]) -> dict[int, Cluster]:
 def _crds(rendered: list[Rendered]):
     for result in rendered:
         for obj in result.objects:
-            if obj.kind == "CustomResourceDefinition" and obj.api_version == "apiextensions.k8s.io/v1":
+            if (
+                obj.kind == "CustomResourceDefinition"
+                and obj.api_version == "apiextensions.k8s.io/v1"
+            ):
                 yield obj, result
 
 
@@ -258,17 +304,25 @@ def _supplies(crd_root: Root, source: str) -> bool:
                 return True
             repo, _, rest = entry.partition("//")[2].partition("//")
             ref = rest.partition("?")[2]
-            if source.startswith(f"{entry.partition('//')[0]}//{repo}//") and source.endswith(f"?{ref}"):
+            if source.startswith(f"{entry.partition('//')[0]}//{repo}//") and source.endswith(
+                f"?{ref}"
+            ):
                 return True
     return False
 
 
 def _repository_name(path: Path, top: Path | None) -> str:
     resolved = path.resolve()
-    return resolved.relative_to(top).as_posix() if top is not None and resolved.is_relative_to(top) else display(path)
+    return (
+        resolved.relative_to(top).as_posix()
+        if top is not None and resolved.is_relative_to(top)
+        else display(path)
+    )
 
 
-def catalog_for(loaded: list[Rendered], versions: list[str], crd_roots: list[Root], top: Path | None = None) -> Catalog:
+def catalog_for(
+    loaded: list[Rendered], versions: list[str], crd_roots: list[Root], top: Path | None = None
+) -> Catalog:
     """The schema catalog. A CRD's installer is the first CRD root (in config order) that rendered
     it, or that supplies it to a root which included that CRD root; named relative to `top` (the
     config's folder), as the notes in files name it, wherever the command runs from."""
@@ -283,7 +337,9 @@ def catalog_for(loaded: list[Rendered], versions: list[str], crd_roots: list[Roo
     return Catalog(versions, list(docs.values()), installers)
 
 
-def load_roots(roots: list[Root], renderer: Renderer | None, jobs: int | None = None) -> list[Rendered]:
+def load_roots(
+    roots: list[Root], renderer: Renderer | None, jobs: int | None = None
+) -> list[Rendered]:
     """Render or read every root, in parallel (kustomize runs as a subprocess: threads suffice)."""
     env = renderer.environment() if renderer and any(r.is_kustomization for r in roots) else None
     workers = max(1, min(len(roots), jobs or os.cpu_count() or 1))
@@ -315,8 +371,12 @@ def validate(
     rendered = load_roots(roots, renderer, jobs)
     # A CRD root a checked root already includes (operators/kueue, in every environment's
     # operators layer) is not rendered again: its CRDs are in that render.
-    included = {folder for result in rendered if result.loaded and result.path is not None and result.path.is_dir()
-                for folder in kustomization.reachable(result.path)}
+    included = {
+        folder
+        for result in rendered
+        if result.loaded and result.path is not None and result.path.is_dir()
+        for folder in kustomization.reachable(result.path)
+    }
     extra = [r for r in crd_roots if r.path.resolve() not in included]
     extra_loaded = load_roots(extra, renderer, jobs) if extra else []
     # A CRD root that fails to render leaves its kinds without schemas: that failure is reported too.
@@ -329,7 +389,9 @@ def validate(
     for cluster in {id(c): c for c in cluster_of.values()}.values():
         cluster.catalog, cluster.config, cluster.everything = catalog, config, rendered
     ran = _rules_to_run(selected, config)
-    findings = [finding for result in rendered for finding in run_rules(result, cluster_of[id(result)], ran)]
+    findings = [
+        finding for result in rendered for finding in run_rules(result, cluster_of[id(result)], ran)
+    ]
     findings = _settle(findings, rendered, config, ran)
     if focus is not None:
         findings = [f for f in findings if focus.keeps(f)]

@@ -17,13 +17,28 @@ def _dicts(value: object) -> list[dict]:
 
 
 def _non_negative(spec: dict, fields: tuple[str, ...], path: str) -> Errors:
-    return [(f"{path}.{name}", invalid(spec[name], "must be greater than or equal to 0"))
-            for name in fields if isinstance(spec.get(name), int) and not isinstance(spec.get(name), bool) and spec[name] < 0]
+    return [
+        (f"{path}.{name}", invalid(spec[name], "must be greater than or equal to 0"))
+        for name in fields
+        if isinstance(spec.get(name), int)
+        and not isinstance(spec.get(name), bool)
+        and spec[name] < 0
+    ]
 
 
 def job_spec(spec: dict, path: str = "spec") -> Errors:
     """pkg/apis/batch/validation: counts, and the selector/labels the API server generates."""
-    return _non_negative(spec, ("parallelism", "completions", "activeDeadlineSeconds", "backoffLimit", "ttlSecondsAfterFinished"), path)
+    return _non_negative(
+        spec,
+        (
+            "parallelism",
+            "completions",
+            "activeDeadlineSeconds",
+            "backoffLimit",
+            "ttlSecondsAfterFinished",
+        ),
+        path,
+    )
 
 
 def cron_job(doc: dict) -> Errors:
@@ -31,8 +46,20 @@ def cron_job(doc: dict) -> Errors:
     errors: Errors = []
     schedule = spec.get("schedule")
     if isinstance(schedule, str) and not schedule.startswith("@") and len(schedule.split()) != 5:
-        errors.append(("spec.schedule", invalid(schedule, f"Expected exactly 5 fields, found {len(schedule.split())}: {schedule}")))
-    job = (spec.get("jobTemplate") or {}).get("spec") if isinstance(spec.get("jobTemplate"), dict) else None
+        errors.append(
+            (
+                "spec.schedule",
+                invalid(
+                    schedule,
+                    f"Expected exactly 5 fields, found {len(schedule.split())}: {schedule}",
+                ),
+            )
+        )
+    job = (
+        (spec.get("jobTemplate") or {}).get("spec")
+        if isinstance(spec.get("jobTemplate"), dict)
+        else None
+    )
     if isinstance(job, dict):
         errors += job_spec(job, "spec.jobTemplate.spec")
     return errors
@@ -43,14 +70,20 @@ def persistent_volume_claim(doc: dict) -> Errors:
     errors: Errors = []
     if not spec.get("accessModes"):
         errors.append(("spec.accessModes", "Required value: at least 1 access mode is required"))
-    requests = (spec.get("resources") or {}).get("requests") if isinstance(spec.get("resources"), dict) else None
+    requests = (
+        (spec.get("resources") or {}).get("requests")
+        if isinstance(spec.get("resources"), dict)
+        else None
+    )
     storage = requests.get("storage") if isinstance(requests, dict) else None
     if storage is None and not spec.get("dataSource") and not spec.get("dataSourceRef"):
         errors.append(("spec.resources[storage]", "Required value"))
     elif storage is not None:
         try:
             if quantity.parse(storage) <= 0:
-                errors.append(("spec.resources[storage]", invalid(str(storage), "must be greater than zero")))
+                errors.append(
+                    ("spec.resources[storage]", invalid(str(storage), "must be greater than zero"))
+                )
         except ValueError:
             pass  # the pod validation's quantity message covers syntax; a PVC request is rarely mistyped
     return errors
@@ -70,18 +103,33 @@ def service(doc: dict) -> Errors:
         if len(ports) > 1 and not name:
             errors.append((f"spec.ports[{index}].name", "Required value"))
         if isinstance(name, str) and name:
-            errors += [(f"spec.ports[{index}].name", invalid(name, m)) for m in names.dns1123_label(name)]
+            errors += [
+                (f"spec.ports[{index}].name", invalid(name, m)) for m in names.dns1123_label(name)
+            ]
             if name in seen:
-                errors.append((f"spec.ports[{index}].name", f"Duplicate value: \"{name}\""))
+                errors.append((f"spec.ports[{index}].name", f'Duplicate value: "{name}"'))
             seen.add(name)
         number = port.get("port")
         if isinstance(number, int) and not isinstance(number, bool) and not 1 <= number <= 65535:
-            errors.append((f"spec.ports[{index}].port", invalid(number, "must be between 1 and 65535, inclusive")))
+            errors.append(
+                (
+                    f"spec.ports[{index}].port",
+                    invalid(number, "must be between 1 and 65535, inclusive"),
+                )
+            )
         target = port.get("targetPort")
         if isinstance(target, str):
-            errors += [(f"spec.ports[{index}].targetPort", invalid(target, m)) for m in names.port_name(target)]
+            errors += [
+                (f"spec.ports[{index}].targetPort", invalid(target, m))
+                for m in names.port_name(target)
+            ]
         elif isinstance(target, int) and not isinstance(target, bool) and not 1 <= target <= 65535:
-            errors.append((f"spec.ports[{index}].targetPort", invalid(target, "must be between 1 and 65535, inclusive")))
+            errors.append(
+                (
+                    f"spec.ports[{index}].targetPort",
+                    invalid(target, "must be between 1 and 65535, inclusive"),
+                )
+            )
     return errors
 
 
@@ -94,15 +142,32 @@ def network_policy(doc: dict) -> Errors:
                 where = f"spec.{direction}[{rule_index}].ports[{index}]"
                 number, end = port.get("port"), port.get("endPort")
                 if isinstance(number, str):
-                    errors += [(f"{where}.port", invalid(number, m)) for m in names.port_name(number)]
+                    errors += [
+                        (f"{where}.port", invalid(number, m)) for m in names.port_name(number)
+                    ]
                 if end is None:
                     continue
                 if number is None:
-                    errors.append((f"{where}.port", "Required value: must be specified when `endPort` is specified"))
+                    errors.append(
+                        (
+                            f"{where}.port",
+                            "Required value: must be specified when `endPort` is specified",
+                        )
+                    )
                 elif isinstance(number, str):
-                    errors.append((f"{where}.endPort", invalid(end, "may not be specified when `port` is non-numeric")))
+                    errors.append(
+                        (
+                            f"{where}.endPort",
+                            invalid(end, "may not be specified when `port` is non-numeric"),
+                        )
+                    )
                 elif isinstance(number, int) and isinstance(end, int) and end < number:
-                    errors.append((f"{where}.endPort", invalid(end, "must be greater than or equal to `port`")))
+                    errors.append(
+                        (
+                            f"{where}.endPort",
+                            invalid(end, "must be greater than or equal to `port`"),
+                        )
+                    )
     return errors
 
 

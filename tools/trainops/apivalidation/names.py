@@ -22,7 +22,11 @@ def _full(pattern: str) -> re.Pattern:
 
 
 _LABEL_RE, _SUBDOMAIN_RE, _DNS1035_RE = _full(_LABEL), _full(_SUBDOMAIN), _full(_DNS1035)
-_QUALIFIED_RE, _LABEL_VALUE_RE, _ENV_NAME_RE = _full(_QUALIFIED), _full(_LABEL_VALUE), _full(_ENV_NAME)
+_QUALIFIED_RE, _LABEL_VALUE_RE, _ENV_NAME_RE = (
+    _full(_QUALIFIED),
+    _full(_LABEL_VALUE),
+    _full(_ENV_NAME),
+)
 
 
 def _too_long(limit: int) -> str:
@@ -35,24 +39,36 @@ def _syntax(value: str, limit: int, pattern: re.Pattern, message: str) -> list[s
 
 
 def dns1123_label(value: str) -> list[str]:
-    return _syntax(value, DNS1123_LABEL_MAX, _LABEL_RE,
-                   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
-                   "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
-                   f"validation is '{_LABEL}')")
+    return _syntax(
+        value,
+        DNS1123_LABEL_MAX,
+        _LABEL_RE,
+        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
+        "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
+        f"validation is '{_LABEL}')",
+    )
 
 
 def dns1123_subdomain(value: str) -> list[str]:
-    return _syntax(value, DNS1123_SUBDOMAIN_MAX, _SUBDOMAIN_RE,
-                   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-                   "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
-                   f"validation is '{_SUBDOMAIN}')")
+    return _syntax(
+        value,
+        DNS1123_SUBDOMAIN_MAX,
+        _SUBDOMAIN_RE,
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+        "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
+        f"validation is '{_SUBDOMAIN}')",
+    )
 
 
 def dns1035_label(value: str) -> list[str]:
-    return _syntax(value, DNS1123_LABEL_MAX, _DNS1035_RE,
-                   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
-                   "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', "
-                   f"regex used for validation is '{_DNS1035}')")
+    return _syntax(
+        value,
+        DNS1123_LABEL_MAX,
+        _DNS1035_RE,
+        "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+        "alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', "
+        f"regex used for validation is '{_DNS1035}')",
+    )
 
 
 def qualified_name(value: str) -> list[str]:
@@ -65,26 +81,34 @@ def qualified_name(value: str) -> list[str]:
         if not prefix:
             return ["prefix part must be non-empty"]
     else:
-        return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-                "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
-                f"validation is '{_QUALIFIED}') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"]
+        return [
+            "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+            "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
+            f"validation is '{_QUALIFIED}') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+        ]
     errors = [f"prefix part {e}" for e in dns1123_subdomain(prefix)] if prefix else []
     if not name:
         errors.append("name part must be non-empty")
     elif len(name) > QUALIFIED_NAME_MAX:
         errors.append(f"name part {_too_long(QUALIFIED_NAME_MAX)}")
     if name and not _QUALIFIED_RE.match(name):
-        errors.append("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-                      "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
-                      f"validation is '{_QUALIFIED}')")
+        errors.append(
+            "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+            "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
+            f"validation is '{_QUALIFIED}')"
+        )
     return errors
 
 
 def label_value(value: str) -> list[str]:
-    return _syntax(value, LABEL_VALUE_MAX, _LABEL_VALUE_RE,
-                   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
-                   "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
-                   f"'12345', regex used for validation is '{_LABEL_VALUE}')")
+    return _syntax(
+        value,
+        LABEL_VALUE_MAX,
+        _LABEL_VALUE_RE,
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+        "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
+        f"'12345', regex used for validation is '{_LABEL_VALUE}')",
+    )
 
 
 def port_name(value: str) -> list[str]:
@@ -107,10 +131,14 @@ def env_var_name(value: str, relaxed: bool) -> list[str]:
     """Environment variable names: C-identifier-like before Kubernetes v1.34, any printable ASCII but '=' after."""
     if relaxed:
         if not value or "=" in value or any(not (" " <= c <= "~") for c in value):
-            return ["a valid environment variable name must consist only of printable ASCII characters other than '='"]
+            return [
+                "a valid environment variable name must consist only of printable ASCII characters other than '='"
+            ]
         return []
     if not _ENV_NAME_RE.match(value):
-        return ["a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', "
-                "and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used "
-                f"for validation is '{_ENV_NAME}')"]
+        return [
+            "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', "
+            "and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used "
+            f"for validation is '{_ENV_NAME}')"
+        ]
     return []

@@ -38,13 +38,20 @@ def _probe(probe: object, path: str, liveness_like: bool) -> Errors:
     if not handlers:
         errors.append((path, "Required value: must specify a handler type"))
     elif len(handlers) > 1:
-        errors.append((f"{path}.{handlers[1]}", "Forbidden: may not specify more than 1 handler type"))
+        errors.append(
+            (f"{path}.{handlers[1]}", "Forbidden: may not specify more than 1 handler type")
+        )
     threshold = probe.get("successThreshold")
     if liveness_like and isinstance(threshold, int) and threshold != 1:
         errors.append((f"{path}.successThreshold", invalid(threshold, "must be 1")))
     for key in ("periodSeconds", "timeoutSeconds", "successThreshold", "failureThreshold"):
         value = probe.get(key)
-        if isinstance(value, int) and not isinstance(value, bool) and value < 1 and not (key == "successThreshold" and liveness_like):
+        if (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and value < 1
+            and not (key == "successThreshold" and liveness_like)
+        ):
             errors.append((f"{path}.{key}", invalid(value, "must be greater than or equal to 1")))
     return errors
 
@@ -55,26 +62,50 @@ def _resources(resources: object, path: str) -> Errors:
     errors: Errors = []
     parsed: dict[str, dict[str, float]] = {}
     for kind in ("limits", "requests"):
-        for resource, amount in (resources.get(kind) or {}).items() if isinstance(resources.get(kind), dict) else []:
+        for resource, amount in (
+            (resources.get(kind) or {}).items() if isinstance(resources.get(kind), dict) else []
+        ):
             try:
                 value = quantity.parse(amount)
             except ValueError:
-                errors.append((f"{path}.{kind}[{resource}]", f"quantities must match the regular expression '{_QUANTITY_PATTERN}'"))
+                errors.append(
+                    (
+                        f"{path}.{kind}[{resource}]",
+                        f"quantities must match the regular expression '{_QUANTITY_PATTERN}'",
+                    )
+                )
                 continue
             if value < 0:
-                errors.append((f"{path}.{kind}[{resource}]", invalid(str(amount), "must be greater than or equal to 0")))
+                errors.append(
+                    (
+                        f"{path}.{kind}[{resource}]",
+                        invalid(str(amount), "must be greater than or equal to 0"),
+                    )
+                )
             parsed.setdefault(kind, {})[str(resource)] = value
             parsed.setdefault(f"{kind}-shown", {})[str(resource)] = amount
     for resource, request in parsed.get("requests", {}).items():
         limit = parsed.get("limits", {}).get(resource)
         if limit is not None and request > limit:
-            shown_request, shown_limit = parsed["requests-shown"][resource], parsed["limits-shown"][resource]
-            errors.append((f"{path}.requests[{resource}]",
-                           invalid(str(shown_request), f"must be less than or equal to {resource} limit of {shown_limit}")))
+            shown_request, shown_limit = (
+                parsed["requests-shown"][resource],
+                parsed["limits-shown"][resource],
+            )
+            errors.append(
+                (
+                    f"{path}.requests[{resource}]",
+                    invalid(
+                        str(shown_request),
+                        f"must be less than or equal to {resource} limit of {shown_limit}",
+                    ),
+                )
+            )
     return errors
 
 
-def _container(container: dict, path: str, volumes: dict[str, dict], context: PodContext, init: bool) -> Errors:
+def _container(
+    container: dict, path: str, volumes: dict[str, dict], context: PodContext, init: bool
+) -> Errors:
     errors: Errors = []
     name = container.get("name")
     if isinstance(name, str):
@@ -84,18 +115,25 @@ def _container(container: dict, path: str, volumes: dict[str, dict], context: Po
         where = f"{path}.ports[{index}]"
         number = port.get("containerPort")
         if isinstance(number, int) and not isinstance(number, bool) and not 1 <= number <= 65535:
-            errors.append((f"{where}.containerPort", invalid(number, "must be between 1 and 65535, inclusive")))
+            errors.append(
+                (
+                    f"{where}.containerPort",
+                    invalid(number, "must be between 1 and 65535, inclusive"),
+                )
+            )
         port_name = port.get("name")
         if isinstance(port_name, str) and port_name:
             errors += [(f"{where}.name", invalid(port_name, m)) for m in names.port_name(port_name)]
             if port_name in port_names:
-                errors.append((f"{where}.name", f"Duplicate value: \"{port_name}\""))
+                errors.append((f"{where}.name", f'Duplicate value: "{port_name}"'))
             port_names.add(port_name)
     for index, variable in enumerate(_dicts(container.get("env"))):
         env_name = variable.get("name")
         if isinstance(env_name, str):
-            errors += [(f"{path}.env[{index}].name", invalid(env_name, m))
-                       for m in names.env_var_name(env_name, context.relaxed_env_names)]
+            errors += [
+                (f"{path}.env[{index}].name", invalid(env_name, m))
+                for m in names.env_var_name(env_name, context.relaxed_env_names)
+            ]
     errors += _resources(container.get("resources"), f"{path}.resources")
     mount_paths: set[str] = set()
     mounted: set[str] = set()
@@ -103,7 +141,7 @@ def _container(container: dict, path: str, volumes: dict[str, dict], context: Po
         where = f"{path}.volumeMounts[{index}]"
         volume = mount.get("name")
         if isinstance(volume, str) and volume not in volumes:
-            errors.append((f"{where}.name", f"Not found: \"{volume}\""))
+            errors.append((f"{where}.name", f'Not found: "{volume}"'))
         mounted.add(str(volume))
         mount_path = mount.get("mountPath")
         if isinstance(mount_path, str):
@@ -118,11 +156,29 @@ def _container(container: dict, path: str, volumes: dict[str, dict], context: Po
         volume = device.get("name")
         if isinstance(volume, str):
             if volume not in volumes:
-                errors.append((f"{where}.name", f"Not found: \"{volume}\""))
-            elif "persistentVolumeClaim" not in volumes[volume] and "ephemeral" not in volumes[volume]:
-                errors.append((f"{where}.name", invalid(volume, "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode")))
+                errors.append((f"{where}.name", f'Not found: "{volume}"'))
+            elif (
+                "persistentVolumeClaim" not in volumes[volume]
+                and "ephemeral" not in volumes[volume]
+            ):
+                errors.append(
+                    (
+                        f"{where}.name",
+                        invalid(
+                            volume,
+                            "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode",
+                        ),
+                    )
+                )
             if volume in mounted:
-                errors.append((f"{where}.name", invalid(volume, "volumeDevices already contains name, can only be mounted once")))
+                errors.append(
+                    (
+                        f"{where}.name",
+                        invalid(
+                            volume, "volumeDevices already contains name, can only be mounted once"
+                        ),
+                    )
+                )
         device_path = device.get("devicePath")
         if isinstance(device_path, str):
             if device_path in device_paths or device_path in mount_paths:
@@ -134,7 +190,12 @@ def _container(container: dict, path: str, volumes: dict[str, dict], context: Po
         if probe is None:
             continue
         if init and not sidecar:
-            errors.append((f"{path}.{probe_name}", "Forbidden: may not be set for init containers without restartPolicy=Always"))
+            errors.append(
+                (
+                    f"{path}.{probe_name}",
+                    "Forbidden: may not be set for init containers without restartPolicy=Always",
+                )
+            )
             continue
         errors += _probe(probe, f"{path}.{probe_name}", probe_name != "readinessProbe")
     return errors
@@ -150,9 +211,11 @@ def validate_pod_spec(spec: object, path: str, context: PodContext) -> Errors:
         name = volume.get("name")
         if not isinstance(name, str):
             continue
-        errors += [(f"{path}.volumes[{index}].name", invalid(name, m)) for m in names.dns1123_label(name)]
+        errors += [
+            (f"{path}.volumes[{index}].name", invalid(name, m)) for m in names.dns1123_label(name)
+        ]
         if name in volumes:
-            errors.append((f"{path}.volumes[{index}].name", f"Duplicate value: \"{name}\""))
+            errors.append((f"{path}.volumes[{index}].name", f'Duplicate value: "{name}"'))
         volumes[name] = volume
     containers = _dicts(spec.get("containers"))
     if not containers:
@@ -162,20 +225,37 @@ def validate_pod_spec(spec: object, path: str, context: PodContext) -> Errors:
         name = container.get("name")
         if isinstance(name, str):
             if name in seen:
-                errors.append((f"{path}.containers[{index}].name", f"Duplicate value: \"{name}\""))
+                errors.append((f"{path}.containers[{index}].name", f'Duplicate value: "{name}"'))
             seen.add(name)
         errors += _container(container, f"{path}.containers[{index}]", volumes, context, init=False)
     for index, container in enumerate(_dicts(spec.get("initContainers"))):
         name = container.get("name")
         if isinstance(name, str):
             if name in seen:
-                errors.append((f"{path}.initContainers[{index}].name", f"Duplicate value: \"{name}\""))
+                errors.append(
+                    (f"{path}.initContainers[{index}].name", f'Duplicate value: "{name}"')
+                )
             elif name in context.injected_init:
-                errors.append((f"{path}.initContainers[{index}].name",
-                               f"Duplicate value: \"{name}\" ({context.injected_init[name]} adds an init container of that name)"))
+                errors.append(
+                    (
+                        f"{path}.initContainers[{index}].name",
+                        f'Duplicate value: "{name}" ({context.injected_init[name]} adds an init container of that name)',
+                    )
+                )
             seen.add(name)
-        errors += _container(container, f"{path}.initContainers[{index}]", volumes, context, init=True)
+        errors += _container(
+            container, f"{path}.initContainers[{index}]", volumes, context, init=True
+        )
     policy = spec.get("restartPolicy", "Always")
-    if context.restart_policies is not None and isinstance(policy, str) and policy not in context.restart_policies:
-        errors.append((f"{path}.restartPolicy", f"Unsupported value: \"{policy}\": supported values: {_quote_list(context.restart_policies)}"))
+    if (
+        context.restart_policies is not None
+        and isinstance(policy, str)
+        and policy not in context.restart_policies
+    ):
+        errors.append(
+            (
+                f"{path}.restartPolicy",
+                f'Unsupported value: "{policy}": supported values: {_quote_list(context.restart_policies)}',
+            )
+        )
     return errors

@@ -19,7 +19,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Render the kustomization in DIR with the real kustomize (exec plugins and "
         "Helm off) and print the YAML. Exit 2 with one line naming the file and cause if it fails.",
     )
-    parser.add_argument("directory", type=Path, metavar="DIR", help="folder holding a kustomization.yaml")
+    parser.add_argument(
+        "directory", type=Path, metavar="DIR", help="folder holding a kustomization.yaml"
+    )
     add_mirror_option(parser)
     parser.set_defaults(run=run)
 

@@ -27,13 +27,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "it does, 2 when it cannot run.",
     )
     parser.add_argument("roots", nargs="*", type=Path, metavar="ROOT")
-    parser.add_argument("--base", default="HEAD", metavar="REF", help="the revision to compare against (default: HEAD)")
+    parser.add_argument(
+        "--base",
+        default="HEAD",
+        metavar="REF",
+        help="the revision to compare against (default: HEAD)",
+    )
     head = parser.add_mutually_exclusive_group()
-    head.add_argument("--head", metavar="REF", help="the revision under review (default: the working tree)")
-    head.add_argument("--worktree", action="store_true", help="review the working tree, uncommitted changes included (the default)")
-    parser.add_argument("--format", choices=sorted(REVIEW_REPORTERS), default="text", help="output format (default: text)")
-    parser.add_argument("--fail-on-breaking", action="store_true", help="also exit 1 when a CRD change is breaking")
-    parser.add_argument("--config", type=Path, metavar="FILE", help="config file (default: trainops.yaml here or above)")
+    head.add_argument(
+        "--head", metavar="REF", help="the revision under review (default: the working tree)"
+    )
+    head.add_argument(
+        "--worktree",
+        action="store_true",
+        help="review the working tree, uncommitted changes included (the default)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=sorted(REVIEW_REPORTERS),
+        default="text",
+        help="output format (default: text)",
+    )
+    parser.add_argument(
+        "--fail-on-breaking", action="store_true", help="also exit 1 when a CRD change is breaking"
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="config file (default: trainops.yaml here or above)",
+    )
     add_mirror_option(parser)
     parser.set_defaults(run=run)
 
@@ -54,12 +77,22 @@ def _root_names(paths: list[Path], top: Path) -> list[str] | None:
 def run(args: argparse.Namespace) -> int:
     top = revisions.repository_top(Path.cwd())
     config = load_config(args.config)
-    config_folder = config.folder.relative_to(top).as_posix() if config and config.folder.is_relative_to(top) else "."
+    config_folder = (
+        config.folder.relative_to(top).as_posix()
+        if config and config.folder.is_relative_to(top)
+        else "."
+    )
     configured = renderer_from(args, config)
     # Each revision is rendered from its own folder: the mirror must not depend on the working folder.
-    renderer = Renderer(configured.kustomize, configured.mirror.resolve() if configured.mirror else None)
+    renderer = Renderer(
+        configured.kustomize, configured.mirror.resolve() if configured.mirror else None
+    )
     base = revisions.resolve(top, args.base)
-    head = revisions.resolve(top, args.head) if args.head else revisions.Revision(revisions.WORKTREE, None)
+    head = (
+        revisions.resolve(top, args.head)
+        if args.head
+        else revisions.Revision(revisions.WORKTREE, None)
+    )
     names = _root_names(args.roots, top)
     result = review(top, config_folder, base, head, names, renderer)
     if names is not None:

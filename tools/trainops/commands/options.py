@@ -26,12 +26,17 @@ def add_mirror_option(parser: argparse.ArgumentParser) -> None:
 
 def renderer_from(args: argparse.Namespace, config: Config | None = None) -> Renderer:
     repository = config.folder if config else Path.cwd()
-    return Renderer(find_kustomize(), mirror.find_mirror(args.mirror, config.mirror if config else None, repository))
+    return Renderer(
+        find_kustomize(),
+        mirror.find_mirror(args.mirror, config.mirror if config else None, repository),
+    )
 
 
 def default_roots(config: Config | None) -> list[Root]:
     """The roots trainops.yaml lists, or else every kustomization no other one includes."""
     paths = config.root_paths() if config else kustomization.discover_roots(Path.cwd())
     if not paths:
-        raise CannotRun("nothing to do: no PATH given, no roots in trainops.yaml, no kustomization found")
+        raise CannotRun(
+            "nothing to do: no PATH given, no roots in trainops.yaml, no kustomization found"
+        )
     return [Root(path) for path in paths]

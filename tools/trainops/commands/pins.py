@@ -19,7 +19,8 @@ from trainops.validate import Root, load_or_fail, roots_from_arguments
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "pins", help="list every pin: remote bases and files, images, Helm charts",
+        "pins",
+        help="list every pin: remote bases and files, images, Helm charts",
         description="Render the roots (default: those in trainops.yaml) and list each remote base, "
         "remote file, image and Helm chart with where it is pinned (for an image an overlay sets, its "
         "`images:` entry) and to what. Exit 1 when a pin has a problem.",
@@ -58,7 +59,11 @@ def run(args: argparse.Namespace) -> int:
     found = collect(roots, renderer)
     problems = [pins.problem(p) for p in found]
     if args.format == "json":
-        json.dump([{**p.as_dict(), "problem": problem} for p, problem in zip(found, problems)], sys.stdout, indent=2)
+        json.dump(
+            [{**p.as_dict(), "problem": problem} for p, problem in zip(found, problems)],
+            sys.stdout,
+            indent=2,
+        )
         sys.stdout.write("\n")
     else:
         table = Table("kind", "what", "version", "where", "problem", show_lines=False)

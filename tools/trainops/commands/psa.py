@@ -27,12 +27,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "JobSet and Volcano jobs) in FILEs exactly as the Pod Security admission library does at "
         "LEVEL and VERSION. Exit 0 when all are allowed, 1 when any is not, 2 on bad input.",
     )
-    parser.add_argument("--level", required=True, metavar="LEVEL", help=f"one of {', '.join(LEVELS)}")
     parser.add_argument(
-        "--version", default="latest", metavar="VERSION",
+        "--level", required=True, metavar="LEVEL", help=f"one of {', '.join(LEVELS)}"
+    )
+    parser.add_argument(
+        "--version",
+        default="latest",
+        metavar="VERSION",
         help=f"policy version v1.0 … v1.{NEWEST_KUBERNETES_MINOR}, or latest (default: latest)",
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+    )
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
     parser.set_defaults(run=run)
 
@@ -60,14 +66,16 @@ def run(args: argparse.Namespace) -> int:
         violations = evaluate_object(level, minor, obj)
         if violations is None:
             continue
-        results.append({
-            "path": obj.file,
-            "line": obj.line,
-            "kind": obj.kind,
-            "name": obj.name,
-            "allowed": not violations,
-            "violations": [v.as_dict() for v in violations],
-        })
+        results.append(
+            {
+                "path": obj.file,
+                "line": obj.line,
+                "kind": obj.kind,
+                "name": obj.name,
+                "allowed": not violations,
+                "violations": [v.as_dict() for v in violations],
+            }
+        )
     policy = f"{level}:{args.version}"
     if args.format == "json":
         json.dump(results, sys.stdout, indent=2)
@@ -78,8 +86,12 @@ def run(args: argparse.Namespace) -> int:
             if result["allowed"]:
                 print(f"{where}: allowed by {policy}")
             for violation in result["violations"]:
-                print(f"{where}: violates {policy}: {violation['check']} at {violation['path']}: "
-                      f"{violation['reason']} ({violation['detail']})")
+                print(
+                    f"{where}: violates {policy}: {violation['check']} at {violation['path']}: "
+                    f"{violation['reason']} ({violation['detail']})"
+                )
         allowed = sum(r["allowed"] for r in results)
-        print(f"{len(results)} object(s) with pods, {allowed} allowed, {len(results) - allowed} not allowed by {policy}")
+        print(
+            f"{len(results)} object(s) with pods, {allowed} allowed, {len(results) - allowed} not allowed by {policy}"
+        )
     return 0 if all(r["allowed"] for r in results) else 1

@@ -9,9 +9,17 @@ from trainops.rules import RULES, get_rule
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    listing = subparsers.add_parser("rules", help="list the rules validate runs", description="List every rule: id, default severity, summary.")
+    listing = subparsers.add_parser(
+        "rules",
+        help="list the rules validate runs",
+        description="List every rule: id, default severity, summary.",
+    )
     listing.set_defaults(run=run_list)
-    explain = subparsers.add_parser("explain", help="print one rule's documentation", description="Print what a rule catches, why it matters and how to fix it.")
+    explain = subparsers.add_parser(
+        "explain",
+        help="print one rule's documentation",
+        description="Print what a rule catches, why it matters and how to fix it.",
+    )
     explain.add_argument("rule", metavar="RULE", help="a rule id, as `trainops rules` lists them")
     explain.set_defaults(run=run_explain)
 

@@ -19,8 +19,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Render the CRD roots of trainops.yaml and write every schema validate uses to "
         "DIR/<kubernetes version>/, named {kind}-{group}-{version}.json as kubeconform expects.",
     )
-    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write (created)")
-    parser.add_argument("--config", type=Path, metavar="FILE", help="config file (default: ./trainops.yaml if present)")
+    parser.add_argument(
+        "--out", type=Path, required=True, metavar="DIR", help="folder to write (created)"
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="config file (default: ./trainops.yaml if present)",
+    )
     add_mirror_option(parser)
     parser.set_defaults(run=run)
 

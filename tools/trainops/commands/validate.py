@@ -25,14 +25,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "that no other includes. Exit 0 when clean, 1 on findings, 2 when it could not run.",
     )
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH")
-    parser.add_argument("--format", choices=sorted(REPORTERS), default="text", help="output format (default: text)")
-    parser.add_argument("--config", type=Path, metavar="FILE", help="config file (default: ./trainops.yaml if present)")
-    parser.add_argument("--jobs", "-j", type=int, metavar="N", help="renders at once (default: one per core)")
     parser.add_argument(
-        "--select", metavar="RULE[,RULE…]",
+        "--format", choices=sorted(REPORTERS), default="text", help="output format (default: text)"
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="config file (default: ./trainops.yaml if present)",
+    )
+    parser.add_argument(
+        "--jobs", "-j", type=int, metavar="N", help="renders at once (default: one per core)"
+    )
+    parser.add_argument(
+        "--select",
+        metavar="RULE[,RULE…]",
         help="run only these rules (default: all; `trainops rules` lists them)",
     )
-    parser.add_argument("--verbose", "-v", action="store_true", help="also print notes (CEL rules not checked, cache repairs)")
+    parser.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="also print notes (CEL rules not checked, cache repairs)",
+    )
     add_mirror_option(parser)
     parser.set_defaults(run=run)
 

@@ -31,7 +31,9 @@ from trainops.objects import K8sObject
 
 PROTOCOLS = ("TCP", "UDP", "SCTP")
 MAX_PORT = 65535
-NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"  # set on every namespace by the API server (v1.21+)
+NAMESPACE_NAME_LABEL = (
+    "kubernetes.io/metadata.name"  # set on every namespace by the API server (v1.21+)
+)
 
 
 @dataclass(frozen=True)
@@ -39,9 +41,13 @@ class Endpoint:
     """Something that opens or accepts connections: pods of one template, or an address outside the pod network."""
 
     description: str
-    namespace: str | None  # None: outside the pod network (no policy isolates it; only ipBlock peers match it)
+    namespace: (
+        str | None
+    )  # None: outside the pod network (no policy isolates it; only ipBlock peers match it)
     labels: Mapping[str, str] = field(default_factory=dict)
-    named_ports: Mapping[tuple[str, str], int] = field(default_factory=dict)  # (name, protocol) -> number
+    named_ports: Mapping[tuple[str, str], int] = field(
+        default_factory=dict
+    )  # (name, protocol) -> number
     address: str | None = None  # an IP, for endpoints outside the pod network when it is known
 
 
@@ -89,7 +95,12 @@ class PortSet:
         for protocol, spans in self.ranges.items():
             remaining = spans
             for c, d in other.ranges.get(protocol, []):
-                remaining = [piece for a, b in remaining for piece in ((a, min(b, c - 1)), (max(a, d + 1), b)) if piece[0] <= piece[1]]
+                remaining = [
+                    piece
+                    for a, b in remaining
+                    for piece in ((a, min(b, c - 1)), (max(a, d + 1), b))
+                    if piece[0] <= piece[1]
+                ]
             result[protocol] = remaining
         return PortSet(result)
 
@@ -123,7 +134,9 @@ def selector_matches(selector: object, labels: Mapping[str, str]) -> bool:
     if not isinstance(selector, dict):
         return False
     match_labels = selector.get("matchLabels") or {}
-    if not isinstance(match_labels, dict) or any(labels.get(k) != str(v) for k, v in match_labels.items()):
+    if not isinstance(match_labels, dict) or any(
+        labels.get(k) != str(v) for k, v in match_labels.items()
+    ):
         return False
     for expression in selector.get("matchExpressions") or []:
         if not isinstance(expression, dict):
@@ -195,7 +208,11 @@ class Cluster:
         return {**self._namespace_labels.get(name, {}), NAMESPACE_NAME_LABEL: name}
 
     def isolating(self, endpoint: Endpoint, direction: str) -> list[Policy]:
-        return [p for p in self._by_namespace.get(endpoint.namespace or "", []) if p.selects(endpoint, direction)]
+        return [
+            p
+            for p in self._by_namespace.get(endpoint.namespace or "", [])
+            if p.selects(endpoint, direction)
+        ]
 
     def _peer_matches(self, peer: dict, policy: Policy, other: Endpoint) -> bool:
         if "ipBlock" in peer:
@@ -203,11 +220,15 @@ class Cluster:
         if other.namespace is None:
             return False
         if "namespaceSelector" in peer:
-            if not selector_matches(peer.get("namespaceSelector") or {}, self.labels_of_namespace(other.namespace)):
+            if not selector_matches(
+                peer.get("namespaceSelector") or {}, self.labels_of_namespace(other.namespace)
+            ):
                 return False
         elif other.namespace != policy.namespace:
             return False
-        return "podSelector" not in peer or selector_matches(peer.get("podSelector") or {}, other.labels)
+        return "podSelector" not in peer or selector_matches(
+            peer.get("podSelector") or {}, other.labels
+        )
 
     def _rule_ports(self, rule: dict, destination: Endpoint) -> PortSet:
         entries = rule.get("ports")
@@ -222,12 +243,16 @@ class Cluster:
             if port is None:
                 allowed |= PortSet.of(protocol, 1, MAX_PORT)
             elif isinstance(port, int) and not isinstance(port, bool):
-                allowed |= PortSet.of(protocol, port, end if isinstance(end, int) and end >= port else port)
+                allowed |= PortSet.of(
+                    protocol, port, end if isinstance(end, int) and end >= port else port
+                )
             elif isinstance(port, str) and (port, protocol) in destination.named_ports:
                 allowed |= PortSet.of(protocol, destination.named_ports[(port, protocol)])
         return allowed
 
-    def _direction(self, local: Endpoint, remote: Endpoint, destination: Endpoint, direction: str) -> tuple[PortSet, list[Policy]]:
+    def _direction(
+        self, local: Endpoint, remote: Endpoint, destination: Endpoint, direction: str
+    ) -> tuple[PortSet, list[Policy]]:
         """What `local`'s policies let through to or from `remote` in one direction, and those policies."""
         isolating = self.isolating(local, direction) if local.namespace is not None else []
         if not isolating:
@@ -237,24 +262,36 @@ class Cluster:
         for policy in isolating:
             for rule in policy.rules(direction):
                 peers = rule.get(peers_key)
-                if peers and not (isinstance(peers, list) and any(
-                        isinstance(p, dict) and self._peer_matches(p, policy, remote) for p in peers)):
+                if peers and not (
+                    isinstance(peers, list)
+                    and any(
+                        isinstance(p, dict) and self._peer_matches(p, policy, remote) for p in peers
+                    )
+                ):
                     continue  # a malformed peer list matches nothing; the schema rule reports it
                 allowed |= self._rule_ports(rule, destination)
         return allowed, isolating
 
     def allowed(self, source: Endpoint, destination: Endpoint) -> Verdict:
         key = (_key(source), _key(destination))
-        if key not in self._verdicts:  # many pods share labels: each pair of kinds of pod is worked out once
+        if (
+            key not in self._verdicts
+        ):  # many pods share labels: each pair of kinds of pod is worked out once
             egress, egress_policies = self._direction(source, destination, destination, "Egress")
             ingress, ingress_policies = self._direction(destination, source, destination, "Ingress")
-            self._verdicts[key] = Verdict(egress & ingress, egress, egress_policies, ingress, ingress_policies)
+            self._verdicts[key] = Verdict(
+                egress & ingress, egress, egress_policies, ingress, ingress_policies
+            )
         return self._verdicts[key]
 
 
 def _key(endpoint: Endpoint) -> tuple:
-    return (endpoint.namespace, endpoint.address, tuple(sorted(endpoint.labels.items())),
-            tuple(sorted(endpoint.named_ports.items())))
+    return (
+        endpoint.namespace,
+        endpoint.address,
+        tuple(sorted(endpoint.labels.items())),
+        tuple(sorted(endpoint.named_ports.items())),
+    )
 
 
 @dataclass(frozen=True)
@@ -284,6 +321,8 @@ def _in_block(block: object, address: str | None) -> bool:
         ip = ipaddress.ip_address(address)
         if ip not in ipaddress.ip_network(str(block.get("cidr")), strict=False):
             return False
-        return not any(ip in ipaddress.ip_network(str(e), strict=False) for e in block.get("except") or [])
+        return not any(
+            ip in ipaddress.ip_network(str(e), strict=False) for e in block.get("except") or []
+        )
     except ValueError:
         return False

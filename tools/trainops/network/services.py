@@ -30,8 +30,14 @@ def _reference(obj: K8sObject, path: str, what: str, service: object) -> Service
     if not isinstance(service, dict) or not isinstance(service.get("name"), str):
         return None
     port = service.get("port", DEFAULT_PORT)
-    return ServiceReference(obj, path, what, str(service.get("namespace") or "default"), service["name"],
-                            port if isinstance(port, int) and not isinstance(port, bool) else DEFAULT_PORT)
+    return ServiceReference(
+        obj,
+        path,
+        what,
+        str(service.get("namespace") or "default"),
+        service["name"],
+        port if isinstance(port, int) and not isinstance(port, bool) else DEFAULT_PORT,
+    )
 
 
 def service_references(objects: Iterable[K8sObject]) -> Iterator[ServiceReference]:
@@ -40,30 +46,57 @@ def service_references(objects: Iterable[K8sObject]) -> Iterator[ServiceReferenc
         if group == "admissionregistration.k8s.io" and obj.kind in WEBHOOK_KINDS:
             webhooks = obj.doc.get("webhooks")
             for index, webhook in enumerate(webhooks if isinstance(webhooks, list) else []):
-                if not isinstance(webhook, dict) or not isinstance(webhook.get("clientConfig"), dict):
+                if not isinstance(webhook, dict) or not isinstance(
+                    webhook.get("clientConfig"), dict
+                ):
                     continue
-                found = _reference(obj, f"webhooks[{index}].clientConfig.service",
-                                   f"admission webhook {webhook.get('name')}", webhook["clientConfig"].get("service"))
+                found = _reference(
+                    obj,
+                    f"webhooks[{index}].clientConfig.service",
+                    f"admission webhook {webhook.get('name')}",
+                    webhook["clientConfig"].get("service"),
+                )
                 if found:
                     yield found
         elif group == "apiextensions.k8s.io" and obj.kind == "CustomResourceDefinition":
-            conversion = (obj.doc.get("spec") or {}).get("conversion") if isinstance(obj.doc.get("spec"), dict) else None
+            conversion = (
+                (obj.doc.get("spec") or {}).get("conversion")
+                if isinstance(obj.doc.get("spec"), dict)
+                else None
+            )
             if isinstance(conversion, dict) and conversion.get("strategy") == "Webhook":
-                client = (conversion.get("webhook") or {}).get("clientConfig") if isinstance(conversion.get("webhook"), dict) else None
-                found = _reference(obj, "spec.conversion.webhook.clientConfig.service", "conversion webhook",
-                                   client.get("service") if isinstance(client, dict) else None)
+                client = (
+                    (conversion.get("webhook") or {}).get("clientConfig")
+                    if isinstance(conversion.get("webhook"), dict)
+                    else None
+                )
+                found = _reference(
+                    obj,
+                    "spec.conversion.webhook.clientConfig.service",
+                    "conversion webhook",
+                    client.get("service") if isinstance(client, dict) else None,
+                )
                 if found:
                     yield found
         elif group == "apiregistration.k8s.io" and obj.kind == "APIService":
             spec = obj.doc.get("spec")
-            found = _reference(obj, "spec.service", f"aggregated API {obj.name}", spec.get("service") if isinstance(spec, dict) else None)
+            found = _reference(
+                obj,
+                "spec.service",
+                f"aggregated API {obj.name}",
+                spec.get("service") if isinstance(spec, dict) else None,
+            )
             if found:
                 yield found
 
 
 def services(objects: Iterable[K8sObject]) -> dict[tuple[str, str], K8sObject]:
     """(namespace, name) -> Service."""
-    return {(o.namespace or "default", o.name): o for o in objects if o.kind == "Service" and o.api_version == "v1"}
+    return {
+        (o.namespace or "default", o.name): o
+        for o in objects
+        if o.kind == "Service" and o.api_version == "v1"
+    }
 
 
 def service_ports(service: K8sObject) -> list[dict]:
@@ -75,4 +108,8 @@ def service_ports(service: K8sObject) -> list[dict]:
 def service_selector(service: K8sObject) -> dict[str, str] | None:
     spec = service.doc.get("spec")
     selector = spec.get("selector") if isinstance(spec, dict) else None
-    return {str(k): str(v) for k, v in selector.items()} if isinstance(selector, dict) and selector else None
+    return (
+        {str(k): str(v) for k, v in selector.items()}
+        if isinstance(selector, dict) and selector
+        else None
+    )

@@ -29,7 +29,9 @@ TORCH_WHY = "torch.distributed: the store on MASTER_PORT or c10d's random port, 
 # worker processes (10002-19999 by default) connect head and workers, and workers with each other
 # (docs.ray.io "Configuring Ray", ports configuration). Every TCP port, both ways.
 RAY_CLUSTER = ALL_TCP
-RAY_WHY = "Ray: GCS 6379, raylet and object manager, dashboard agent 52365, worker ports 10002-19999"
+RAY_WHY = (
+    "Ray: GCS 6379, raylet and object manager, dashboard agent 52365, worker ports 10002-19999"
+)
 
 # The RayJob and RayService controllers of KubeRay v1.2.2 poll the head's dashboard (job and serve
 # APIs) from the operator's pod: ray-operator/controllers/ray/rayjob_controller.go (GetJobInfo
@@ -40,7 +42,9 @@ RAY_DASHBOARD_PORT = 8265
 # Cluster DNS: kube-dns/CoreDNS pods carry k8s-app=kube-dns in kube-system on kind, EKS, GKE and
 # AKS alike; UDP 53, and TCP 53 for answers too large for UDP.
 DNS = PortSet({"UDP": [(53, 53)], "TCP": [(53, 53)]})
-KUBE_DNS = Endpoint("the cluster DNS (kube-system pods k8s-app=kube-dns)", "kube-system", {"k8s-app": "kube-dns"})
+KUBE_DNS = Endpoint(
+    "the cluster DNS (kube-system pods k8s-app=kube-dns)", "kube-system", {"k8s-app": "kube-dns"}
+)
 
 # The API server calls webhooks and aggregated APIs from outside the pod network.
 API_SERVER = Endpoint("the API server", None)
@@ -82,7 +86,11 @@ def _named_ports(template: PodTemplate) -> dict[tuple[str, str], int]:
     containers = template.spec.get("containers") if isinstance(template.spec, dict) else None
     for container in containers if isinstance(containers, list) else []:
         for port in (container.get("ports") or []) if isinstance(container, dict) else []:
-            if isinstance(port, dict) and isinstance(port.get("name"), str) and isinstance(port.get("containerPort"), int):
+            if (
+                isinstance(port, dict)
+                and isinstance(port.get("name"), str)
+                and isinstance(port.get("containerPort"), int)
+            ):
                 ports[(port["name"], str(port.get("protocol") or "TCP"))] = port["containerPort"]
     return ports
 
@@ -99,8 +107,11 @@ def _operator_labels(obj: K8sObject, template: PodTemplate) -> tuple[dict[str, s
         # Training Operator v1.8: pkg/controller.v1/common (labels of every replica pod).
         role = parts[2]
         replica = (spec.get(parts[1]) or {}).get(role) or {}
-        labels = {"training.kubeflow.org/job-name": obj.name, "training.kubeflow.org/replica-type": role.lower(),
-                  "training.kubeflow.org/operator-name": f"{obj.kind.lower()}-controller"}
+        labels = {
+            "training.kubeflow.org/job-name": obj.name,
+            "training.kubeflow.org/replica-type": role.lower(),
+            "training.kubeflow.org/operator-name": f"{obj.kind.lower()}-controller",
+        }
         if role == "Master":
             labels["training.kubeflow.org/job-role"] = "master"
         elastic = spec.get("elasticPolicy") if isinstance(spec.get("elasticPolicy"), dict) else {}
@@ -109,18 +120,30 @@ def _operator_labels(obj: K8sObject, template: PodTemplate) -> tuple[dict[str, s
     if obj.group == "ray.io" and ".submitterPodTemplate" not in f".{template.path}":
         # KubeRay v1.2.2: ray-operator/controllers/ray/common/pod.go (labelPod).
         head = "headGroupSpec" in template.path
-        cluster = obj.name  # a RayJob's cluster is named after the job plus a suffix: selectors use the fixed labels
-        labels = {"ray.io/is-ray-node": "yes", "ray.io/node-type": "head" if head else "worker",
-                  "app.kubernetes.io/name": "kuberay", "app.kubernetes.io/created-by": "kuberay-operator"}
+        cluster = (
+            obj.name
+        )  # a RayJob's cluster is named after the job plus a suffix: selectors use the fixed labels
+        labels = {
+            "ray.io/is-ray-node": "yes",
+            "ray.io/node-type": "head" if head else "worker",
+            "app.kubernetes.io/name": "kuberay",
+            "app.kubernetes.io/created-by": "kuberay-operator",
+        }
         if obj.kind == "RayCluster":
             labels["ray.io/cluster"] = cluster
         if head:
             return labels, "head", 1
         index = int(template.path.split("workerGroupSpecs[")[1].split("]")[0])
-        groups = (spec.get("rayClusterSpec") or spec.get("rayClusterConfig") or spec).get("workerGroupSpecs") or []
+        groups = (spec.get("rayClusterSpec") or spec.get("rayClusterConfig") or spec).get(
+            "workerGroupSpecs"
+        ) or []
         group = groups[index] if index < len(groups) and isinstance(groups[index], dict) else {}
         labels["ray.io/group"] = str(group.get("groupName", ""))
-        return labels, f"worker group {group.get('groupName', index)}", max(_replicas(group.get("replicas")), _replicas(group.get("maxReplicas"), 0))
+        return (
+            labels,
+            f"worker group {group.get('groupName', index)}",
+            max(_replicas(group.get("replicas")), _replicas(group.get("maxReplicas"), 0)),
+        )
     if obj.group == "ray.io":
         return {}, "submitter", 1
     if obj.group == "batch.volcano.sh" and obj.kind == "Job":
@@ -128,8 +151,11 @@ def _operator_labels(obj: K8sObject, template: PodTemplate) -> tuple[dict[str, s
         index = int(template.path.split("tasks[")[1].split("]")[0])
         task = (spec.get("tasks") or [])[index]
         task = task if isinstance(task, dict) else {}
-        labels = {"volcano.sh/job-name": obj.name, "volcano.sh/job-namespace": obj.namespace or "default",
-                  "volcano.sh/task-spec": str(task.get("name", ""))}
+        labels = {
+            "volcano.sh/job-name": obj.name,
+            "volcano.sh/job-namespace": obj.namespace or "default",
+            "volcano.sh/task-spec": str(task.get("name", "")),
+        }
         if isinstance(spec.get("queue"), str):
             labels["volcano.sh/queue-name"] = spec["queue"]
         return labels, f"task {task.get('name', index)}", _replicas(task.get("replicas"))
@@ -140,8 +166,12 @@ def pods_of(obj: K8sObject) -> list[Pods]:
     found = []
     for template in pod_templates(obj.doc):
         added, role, replicas = _operator_labels(obj, template)
-        endpoint = Endpoint(f"{role} of {obj.kind} {obj.name}", obj.namespace or "default",
-                            {**_labels(template), **added}, _named_ports(template))
+        endpoint = Endpoint(
+            f"{role} of {obj.kind} {obj.name}",
+            obj.namespace or "default",
+            {**_labels(template), **added},
+            _named_ports(template),
+        )
         found.append(Pods(template, endpoint, replicas, role))
     return found
 
@@ -182,27 +212,55 @@ def workload_needs(obj: K8sObject, ray_operators: list[Endpoint]) -> Iterator[Ne
             for destination in members:
                 if source is destination and source.replicas < 2:
                     continue
-                yield Need(source.endpoint, destination.endpoint, ports, why, obj, source.template.path)
+                yield Need(
+                    source.endpoint, destination.endpoint, ports, why, obj, source.template.path
+                )
     if ray and obj.kind in ("RayJob", "RayService"):
         heads = [p for p in pods if p.role == "head"]
         dashboard = PortSet.of("TCP", _dashboard_port(obj))
         for head in heads:
             for submitter in (p for p in pods if p.role == "submitter"):
-                yield Need(submitter.endpoint, head.endpoint, dashboard, "the submitter runs `ray job submit` against the head's dashboard",
-                           obj, submitter.template.path)
+                yield Need(
+                    submitter.endpoint,
+                    head.endpoint,
+                    dashboard,
+                    "the submitter runs `ray job submit` against the head's dashboard",
+                    obj,
+                    submitter.template.path,
+                )
             for operator in ray_operators:
-                yield Need(operator, head.endpoint, dashboard,
-                           f"KubeRay's {obj.kind} controller polls the head's dashboard for the job's status", obj, head.template.path)
+                yield Need(
+                    operator,
+                    head.endpoint,
+                    dashboard,
+                    f"KubeRay's {obj.kind} controller polls the head's dashboard for the job's status",
+                    obj,
+                    head.template.path,
+                )
     for pod in pods:
-        dns_policy = pod.template.spec.get("dnsPolicy") if isinstance(pod.template.spec, dict) else None
+        dns_policy = (
+            pod.template.spec.get("dnsPolicy") if isinstance(pod.template.spec, dict) else None
+        )
         if dns_policy not in ("Default", "None"):
-            yield Need(pod.endpoint, KUBE_DNS, DNS, "Services and the master are found by name", obj, pod.template.path)
+            yield Need(
+                pod.endpoint,
+                KUBE_DNS,
+                DNS,
+                "Services and the master are found by name",
+                obj,
+                pod.template.path,
+            )
 
 
 def webhook_needs(objects: list[K8sObject]) -> Iterator[Need]:
     """The API server must reach the pods behind every webhook and aggregated API Service on its target port."""
     by_name = services(objects)
-    backends = [(o, p) for o in objects if o.kind in ("Deployment", "StatefulSet", "DaemonSet") for p in pods_of(o)]
+    backends = [
+        (o, p)
+        for o in objects
+        if o.kind in ("Deployment", "StatefulSet", "DaemonSet")
+        for p in pods_of(o)
+    ]
     for reference in service_references(objects):
         service = by_name.get((reference.namespace, reference.name))
         if service is None:
@@ -214,14 +272,26 @@ def webhook_needs(objects: list[K8sObject]) -> Iterator[Need]:
         target = port.get("targetPort", reference.port)
         protocol = str(port.get("protocol") or "TCP")
         for owner, pods in backends:
-            if pods.endpoint.namespace != reference.namespace or any(pods.endpoint.labels.get(k) != v for k, v in selector.items()):
+            if pods.endpoint.namespace != reference.namespace or any(
+                pods.endpoint.labels.get(k) != v for k, v in selector.items()
+            ):
                 continue
-            number = target if isinstance(target, int) else pods.endpoint.named_ports.get((str(target), protocol))
+            number = (
+                target
+                if isinstance(target, int)
+                else pods.endpoint.named_ports.get((str(target), protocol))
+            )
             if number is None:
                 continue
-            yield Need(API_SERVER, pods.endpoint, PortSet.of(protocol, number),
-                       f"the API server calls the {reference.what} through Service {reference.namespace}/{reference.name} "
-                       f"({owner.kind} {owner.name})", reference.referrer, reference.path)
+            yield Need(
+                API_SERVER,
+                pods.endpoint,
+                PortSet.of(protocol, number),
+                f"the API server calls the {reference.what} through Service {reference.namespace}/{reference.name} "
+                f"({owner.kind} {owner.name})",
+                reference.referrer,
+                reference.path,
+            )
 
 
 def ray_operator_pods(objects: list[K8sObject]) -> list[Endpoint]:
@@ -231,8 +301,18 @@ def ray_operator_pods(objects: list[K8sObject]) -> list[Endpoint]:
         if obj.kind != "Deployment":
             continue
         for pods in pods_of(obj):
-            images = [c.get("image", "") for c in pods.template.spec.get("containers") or [] if isinstance(c, dict)]
+            images = [
+                c.get("image", "")
+                for c in pods.template.spec.get("containers") or []
+                if isinstance(c, dict)
+            ]
             if any("kuberay/operator" in str(image) for image in images):
-                found.append(Endpoint(f"the KubeRay operator ({obj.namespace}/{obj.name})", obj.namespace or "default",
-                                      pods.endpoint.labels, pods.endpoint.named_ports))
+                found.append(
+                    Endpoint(
+                        f"the KubeRay operator ({obj.namespace}/{obj.name})",
+                        obj.namespace or "default",
+                        pods.endpoint.labels,
+                        pods.endpoint.named_ports,
+                    )
+                )
     return found

@@ -87,7 +87,11 @@ def _containers_phrase(names: list[str]) -> str:
 
 
 def privileged(metadata: dict, spec: dict) -> Violation | None:
-    bad = [(p, c["name"]) for p, c in _containers(spec) if _security_context(c).get("privileged") is True]
+    bad = [
+        (p, c["name"])
+        for p, c in _containers(spec)
+        if _security_context(c).get("privileged") is True
+    ]
     if not bad:
         return None
     names = [n for _, n in bad]
@@ -102,11 +106,17 @@ def host_namespaces(metadata: dict, spec: dict) -> Violation | None:
     found = [key for key in ("hostNetwork", "hostPID", "hostIPC") if spec.get(key) is True]
     if not found:
         return None
-    return Violation("host namespaces", ", ".join(f"{k}=true" for k in found), tuple(f"spec.{k}" for k in found))
+    return Violation(
+        "host namespaces", ", ".join(f"{k}=true" for k in found), tuple(f"spec.{k}" for k in found)
+    )
 
 
 def host_path_volumes(metadata: dict, spec: dict) -> Violation | None:
-    bad = [(i, v["name"]) for i, v in enumerate(spec.get("volumes") or []) if v.get("hostPath") is not None]
+    bad = [
+        (i, v["name"])
+        for i, v in enumerate(spec.get("volumes") or [])
+        if v.get("hostPath") is not None
+    ]
     if not bad:
         return None
     names = [n for _, n in bad]
@@ -139,14 +149,31 @@ def host_ports(metadata: dict, spec: dict) -> Violation | None:
 
 
 _BASELINE_CAPABILITIES = frozenset(
-    "AUDIT_WRITE CHOWN DAC_OVERRIDE FOWNER FSETID KILL MKNOD NET_BIND_SERVICE SETFCAP SETGID SETPCAP SETUID SYS_CHROOT".split()
+    [
+        "AUDIT_WRITE",
+        "CHOWN",
+        "DAC_OVERRIDE",
+        "FOWNER",
+        "FSETID",
+        "KILL",
+        "MKNOD",
+        "NET_BIND_SERVICE",
+        "SETFCAP",
+        "SETGID",
+        "SETPCAP",
+        "SETUID",
+        "SYS_CHROOT",
+    ]
 )
 
 
 def capabilities_baseline(metadata: dict, spec: dict) -> Violation | None:
     bad, extra, paths = [], set(), []
     for path, container in _containers(spec):
-        added = [cap for cap in ((_security_context(container).get("capabilities") or {}).get("add") or [])]
+        added = [
+            cap
+            for cap in ((_security_context(container).get("capabilities") or {}).get("add") or [])
+        ]
         forbidden = [cap for cap in added if cap not in _BASELINE_CAPABILITIES]
         if forbidden:
             bad.append(container["name"])
@@ -274,10 +301,16 @@ _SYSCTLS_1_37 = _SYSCTLS_1_32 + ("net.ipv4.tcp_slow_start_after_idle", "net.ipv4
 def _sysctls_allowing(allowed: tuple[str, ...]) -> CheckFn:
     def sysctls(metadata: dict, spec: dict) -> Violation | None:
         entries = _pod_context(spec).get("sysctls") or []
-        bad = [(i, s.get("name", "")) for i, s in enumerate(entries) if s.get("name") not in allowed]
+        bad = [
+            (i, s.get("name", "")) for i, s in enumerate(entries) if s.get("name") not in allowed
+        ]
         if not bad:
             return None
-        return Violation("forbidden sysctls", ", ".join(n for _, n in bad), tuple(f"spec.securityContext.sysctls[{i}]" for i, _ in bad))
+        return Violation(
+            "forbidden sysctls",
+            ", ".join(n for _, n in bad),
+            tuple(f"spec.securityContext.sysctls[{i}]" for i, _ in bad),
+        )
 
     return sysctls
 
@@ -358,7 +391,9 @@ def _selinux_allowing(allowed_types: tuple[str, ...]) -> CheckFn:
             return None
         data = []
         if bad_types:
-            data.append(f"{_pluralize('type', 'types', len(bad_types))} {_join_quote(sorted(bad_types))}")
+            data.append(
+                f"{_pluralize('type', 'types', len(bad_types))} {_join_quote(sorted(bad_types))}"
+            )
         data += [f"{key} may not be set" for key in ("user", "role") if flags[key]]
         return Violation(
             "seLinuxOptions",
@@ -393,9 +428,14 @@ def windows_host_process(metadata: dict, spec: dict) -> Violation | None:
 def host_probes_and_host_lifecycle(metadata: dict, spec: dict) -> Violation | None:
     bad, hosts, paths = set(), set(), []
     for path, container in _containers(spec):
-        handlers = [(f"{path}.{probe}", container.get(probe)) for probe in ("livenessProbe", "readinessProbe", "startupProbe")]
+        handlers = [
+            (f"{path}.{probe}", container.get(probe))
+            for probe in ("livenessProbe", "readinessProbe", "startupProbe")
+        ]
         lifecycle = container.get("lifecycle") or {}
-        handlers += [(f"{path}.lifecycle.{hook}", lifecycle.get(hook)) for hook in ("postStart", "preStop")]
+        handlers += [
+            (f"{path}.lifecycle.{hook}", lifecycle.get(hook)) for hook in ("postStart", "preStop")
+        ]
         for handler_path, handler in handlers:
             for action in ("httpGet", "tcpSocket"):
                 host = ((handler or {}).get(action) or {}).get("host")
@@ -418,7 +458,11 @@ def host_probes_and_host_lifecycle(metadata: dict, spec: dict) -> Violation | No
 
 
 def allow_privilege_escalation(metadata: dict, spec: dict) -> Violation | None:
-    bad = [(p, c["name"]) for p, c in _containers(spec) if _security_context(c).get("allowPrivilegeEscalation") is not False]
+    bad = [
+        (p, c["name"])
+        for p, c in _containers(spec)
+        if _security_context(c).get("allowPrivilegeEscalation") is not False
+    ]
     if not bad:
         return None
     return Violation(
@@ -446,20 +490,52 @@ def capabilities_restricted(metadata: dict, spec: dict) -> Violation | None:
             paths.append(f"{path}.securityContext.capabilities.add")
     details = []
     if missing_drop:
-        details.append(f'{_containers_phrase(missing_drop)} must set securityContext.capabilities.drop=["ALL"]')
+        details.append(
+            f'{_containers_phrase(missing_drop)} must set securityContext.capabilities.drop=["ALL"]'
+        )
     if adding:
-        details.append(f"{_containers_phrase(adding)} must not include {_join_quote(sorted(extra))} in securityContext.capabilities.add")
+        details.append(
+            f"{_containers_phrase(adding)} must not include {_join_quote(sorted(extra))} in securityContext.capabilities.add"
+        )
     if not details:
         return None
     return Violation("unrestricted capabilities", "; ".join(details), tuple(paths))
 
 
-_RESTRICTED_VOLUME_ALLOWED = ("configMap", "csi", "downwardAPI", "emptyDir", "ephemeral", "image", "persistentVolumeClaim", "projected", "secret")
+_RESTRICTED_VOLUME_ALLOWED = (
+    "configMap",
+    "csi",
+    "downwardAPI",
+    "emptyDir",
+    "ephemeral",
+    "image",
+    "persistentVolumeClaim",
+    "projected",
+    "secret",
+)
 # The order in which the admission library names a restricted volume's type.
 _RESTRICTED_VOLUME_TYPES = (
-    "hostPath", "gcePersistentDisk", "awsElasticBlockStore", "gitRepo", "nfs", "iscsi", "glusterfs", "rbd",
-    "flexVolume", "cinder", "cephfs", "flocker", "fc", "azureFile", "vsphereVolume", "quobyte", "azureDisk",
-    "photonPersistentDisk", "portworxVolume", "scaleIO", "storageos",
+    "hostPath",
+    "gcePersistentDisk",
+    "awsElasticBlockStore",
+    "gitRepo",
+    "nfs",
+    "iscsi",
+    "glusterfs",
+    "rbd",
+    "flexVolume",
+    "cinder",
+    "cephfs",
+    "flocker",
+    "fc",
+    "azureFile",
+    "vsphereVolume",
+    "quobyte",
+    "azureDisk",
+    "photonPersistentDisk",
+    "portworxVolume",
+    "scaleIO",
+    "storageos",
 )
 
 
@@ -469,7 +545,9 @@ def restricted_volumes(metadata: dict, spec: dict) -> Violation | None:
         if any(volume.get(key) is not None for key in _RESTRICTED_VOLUME_ALLOWED):
             continue
         bad.append(volume["name"])
-        types.add(next((t for t in _RESTRICTED_VOLUME_TYPES if volume.get(t) is not None), "unknown"))
+        types.add(
+            next((t for t in _RESTRICTED_VOLUME_TYPES if volume.get(t) is not None), "unknown")
+        )
         paths.append(f"spec.volumes[{index}]")
     if not bad:
         return None
@@ -499,7 +577,9 @@ def run_as_non_root(metadata: dict, spec: dict) -> Violation | None:
         setters.append(_containers_phrase(explicit))
     if setters:
         return Violation(
-            "runAsNonRoot != true", f"{' and '.join(setters)} must not set securityContext.runAsNonRoot=false", tuple(paths)
+            "runAsNonRoot != true",
+            f"{' and '.join(setters)} must not set securityContext.runAsNonRoot=false",
+            tuple(paths),
         )
     if implicit:
         return Violation(
@@ -528,7 +608,9 @@ def run_as_user(metadata: dict, spec: dict) -> Violation | None:
         setters.append(_containers_phrase(bad))
     if not setters:
         return None
-    return Violation("runAsUser=0", f"{' and '.join(setters)} must not set runAsUser=0", tuple(paths))
+    return Violation(
+        "runAsUser=0", f"{' and '.join(setters)} must not set runAsUser=0", tuple(paths)
+    )
 
 
 def run_as_user_unless_user_namespace(metadata: dict, spec: dict) -> Violation | None:
@@ -565,53 +647,101 @@ def _except_windows(check: CheckFn) -> CheckFn:
 # ------------------------------------------------------------------------------- the registry
 
 CHECKS: tuple[Check, ...] = (
-    Check("allowPrivilegeEscalation", RESTRICTED, (
-        VersionedCheck(8, allow_privilege_escalation),
-        VersionedCheck(25, _except_windows(allow_privilege_escalation)),
-    )),
+    Check(
+        "allowPrivilegeEscalation",
+        RESTRICTED,
+        (
+            VersionedCheck(8, allow_privilege_escalation),
+            VersionedCheck(25, _except_windows(allow_privilege_escalation)),
+        ),
+    ),
     Check("appArmorProfile", BASELINE, (VersionedCheck(0, app_armor_profile),)),
     Check("capabilities_baseline", BASELINE, (VersionedCheck(0, capabilities_baseline),)),
-    Check("capabilities_restricted", RESTRICTED, (
-        VersionedCheck(22, capabilities_restricted, ("capabilities_baseline",)),
-        VersionedCheck(25, _except_windows(capabilities_restricted), ("capabilities_baseline",)),
-    )),
+    Check(
+        "capabilities_restricted",
+        RESTRICTED,
+        (
+            VersionedCheck(22, capabilities_restricted, ("capabilities_baseline",)),
+            VersionedCheck(
+                25, _except_windows(capabilities_restricted), ("capabilities_baseline",)
+            ),
+        ),
+    ),
     Check("hostNamespaces", BASELINE, (VersionedCheck(0, host_namespaces),)),
     Check("hostPathVolumes", BASELINE, (VersionedCheck(0, host_path_volumes),)),
     Check("hostPorts", BASELINE, (VersionedCheck(0, host_ports),)),
-    Check("hostProbesAndHostLifecycle", BASELINE, (VersionedCheck(34, host_probes_and_host_lifecycle),)),
+    Check(
+        "hostProbesAndHostLifecycle",
+        BASELINE,
+        (VersionedCheck(34, host_probes_and_host_lifecycle),),
+    ),
     Check("privileged", BASELINE, (VersionedCheck(0, privileged),)),
-    Check("procMount", BASELINE, (
-        VersionedCheck(0, proc_mount_any),
-        VersionedCheck(35, proc_mount_unless_user_namespace),
-    )),
-    Check("procMount_restricted", RESTRICTED, (VersionedCheck(35, proc_mount_any, ("procMount",)),)),
-    Check("restrictedVolumes", RESTRICTED, (VersionedCheck(0, restricted_volumes, ("hostPathVolumes",)),)),
-    Check("runAsNonRoot", RESTRICTED, (
-        VersionedCheck(0, run_as_non_root),
-        VersionedCheck(35, run_as_non_root_unless_user_namespace),
-    )),
-    Check("runAsUser", RESTRICTED, (
-        VersionedCheck(23, run_as_user),
-        VersionedCheck(35, run_as_user_unless_user_namespace),
-    )),
-    Check("seLinuxOptions", BASELINE, (
-        VersionedCheck(0, _selinux_allowing(_SELINUX_TYPES_1_0)),
-        VersionedCheck(31, _selinux_allowing(_SELINUX_TYPES_1_31)),
-    )),
-    Check("seccompProfile_baseline", BASELINE, (
-        VersionedCheck(0, seccomp_baseline_annotations),
-        VersionedCheck(19, seccomp_baseline_fields),
-    )),
-    Check("seccompProfile_restricted", RESTRICTED, (
-        VersionedCheck(19, seccomp_restricted, ("seccompProfile_baseline",)),
-        VersionedCheck(25, _except_windows(seccomp_restricted), ("seccompProfile_baseline",)),
-    )),
-    Check("sysctls", BASELINE, (
-        VersionedCheck(0, _sysctls_allowing(_SYSCTLS_1_0)),
-        VersionedCheck(27, _sysctls_allowing(_SYSCTLS_1_27)),
-        VersionedCheck(29, _sysctls_allowing(_SYSCTLS_1_29)),
-        VersionedCheck(32, _sysctls_allowing(_SYSCTLS_1_32)),
-        VersionedCheck(37, _sysctls_allowing(_SYSCTLS_1_37)),
-    )),
+    Check(
+        "procMount",
+        BASELINE,
+        (
+            VersionedCheck(0, proc_mount_any),
+            VersionedCheck(35, proc_mount_unless_user_namespace),
+        ),
+    ),
+    Check(
+        "procMount_restricted", RESTRICTED, (VersionedCheck(35, proc_mount_any, ("procMount",)),)
+    ),
+    Check(
+        "restrictedVolumes",
+        RESTRICTED,
+        (VersionedCheck(0, restricted_volumes, ("hostPathVolumes",)),),
+    ),
+    Check(
+        "runAsNonRoot",
+        RESTRICTED,
+        (
+            VersionedCheck(0, run_as_non_root),
+            VersionedCheck(35, run_as_non_root_unless_user_namespace),
+        ),
+    ),
+    Check(
+        "runAsUser",
+        RESTRICTED,
+        (
+            VersionedCheck(23, run_as_user),
+            VersionedCheck(35, run_as_user_unless_user_namespace),
+        ),
+    ),
+    Check(
+        "seLinuxOptions",
+        BASELINE,
+        (
+            VersionedCheck(0, _selinux_allowing(_SELINUX_TYPES_1_0)),
+            VersionedCheck(31, _selinux_allowing(_SELINUX_TYPES_1_31)),
+        ),
+    ),
+    Check(
+        "seccompProfile_baseline",
+        BASELINE,
+        (
+            VersionedCheck(0, seccomp_baseline_annotations),
+            VersionedCheck(19, seccomp_baseline_fields),
+        ),
+    ),
+    Check(
+        "seccompProfile_restricted",
+        RESTRICTED,
+        (
+            VersionedCheck(19, seccomp_restricted, ("seccompProfile_baseline",)),
+            VersionedCheck(25, _except_windows(seccomp_restricted), ("seccompProfile_baseline",)),
+        ),
+    ),
+    Check(
+        "sysctls",
+        BASELINE,
+        (
+            VersionedCheck(0, _sysctls_allowing(_SYSCTLS_1_0)),
+            VersionedCheck(27, _sysctls_allowing(_SYSCTLS_1_27)),
+            VersionedCheck(29, _sysctls_allowing(_SYSCTLS_1_29)),
+            VersionedCheck(32, _sysctls_allowing(_SYSCTLS_1_32)),
+            VersionedCheck(37, _sysctls_allowing(_SYSCTLS_1_37)),
+        ),
+    ),
     Check("windowsHostProcess", BASELINE, (VersionedCheck(0, windows_host_process),)),
 )

@@ -21,10 +21,18 @@ class TemplateViolation:
         return self.paths[0]
 
     def as_dict(self) -> dict:
-        return {"check": self.check, "reason": self.reason, "detail": self.detail, "path": self.path, "paths": list(self.paths)}
+        return {
+            "check": self.check,
+            "reason": self.reason,
+            "detail": self.detail,
+            "path": self.path,
+            "paths": list(self.paths),
+        }
 
 
-def evaluate_template(level: str, minor: int | None, template: PodTemplate) -> list[TemplateViolation]:
+def evaluate_template(
+    level: str, minor: int | None, template: PodTemplate
+) -> list[TemplateViolation]:
     found = []
     for check_id, violation in evaluate(level, minor, template.metadata, template.spec):
         paths = tuple(template.child(p) for p in (violation.paths or ("spec",)))
@@ -32,7 +40,9 @@ def evaluate_template(level: str, minor: int | None, template: PodTemplate) -> l
     return found
 
 
-def evaluate_object(level: str, minor: int | None, obj: K8sObject) -> list[TemplateViolation] | None:
+def evaluate_object(
+    level: str, minor: int | None, obj: K8sObject
+) -> list[TemplateViolation] | None:
     """Violations of all of an object's pod templates; None if the object runs no pods."""
     templates = pod_templates(obj.doc)
     if not templates:

@@ -8,9 +8,38 @@ from dataclasses import dataclass
 
 # The volume sources a volume may name; one with none of them is defaulted to an emptyDir.
 _VOLUME_SOURCES = frozenset(
-    "awsElasticBlockStore azureDisk azureFile cephfs cinder configMap csi downwardAPI emptyDir ephemeral fc "
-    "flexVolume flocker gcePersistentDisk gitRepo glusterfs hostPath image iscsi nfs persistentVolumeClaim "
-    "photonPersistentDisk portworxVolume projected quobyte rbd scaleIO secret storageos vsphereVolume".split()
+    [
+        "awsElasticBlockStore",
+        "azureDisk",
+        "azureFile",
+        "cephfs",
+        "cinder",
+        "configMap",
+        "csi",
+        "downwardAPI",
+        "emptyDir",
+        "ephemeral",
+        "fc",
+        "flexVolume",
+        "flocker",
+        "gcePersistentDisk",
+        "gitRepo",
+        "glusterfs",
+        "hostPath",
+        "image",
+        "iscsi",
+        "nfs",
+        "persistentVolumeClaim",
+        "photonPersistentDisk",
+        "portworxVolume",
+        "projected",
+        "quobyte",
+        "rbd",
+        "scaleIO",
+        "secret",
+        "storageos",
+        "vsphereVolume",
+    ]
 )
 
 # kubeflow.org/v1 training jobs: kind -> the field holding their replica specs.
@@ -43,9 +72,13 @@ def _template(path: str, template: dict | None) -> PodTemplate | None:
 
 def _ray_cluster(prefix: str, cluster: dict | None) -> Iterator[PodTemplate | None]:
     cluster = cluster or {}
-    yield _template(f"{prefix}.headGroupSpec.template", (cluster.get("headGroupSpec") or {}).get("template"))
+    yield _template(
+        f"{prefix}.headGroupSpec.template", (cluster.get("headGroupSpec") or {}).get("template")
+    )
     for index, group in enumerate(cluster.get("workerGroupSpecs") or []):
-        yield _template(f"{prefix}.workerGroupSpecs[{index}].template", (group or {}).get("template"))
+        yield _template(
+            f"{prefix}.workerGroupSpecs[{index}].template", (group or {}).get("template")
+        )
 
 
 def _raw_templates(doc: dict) -> Iterator[PodTemplate | None]:
@@ -55,14 +88,24 @@ def _raw_templates(doc: dict) -> Iterator[PodTemplate | None]:
         yield PodTemplate("", doc.get("metadata") or {}, spec)
     elif kind == "PodTemplate" and group == "":
         yield _template("template", doc.get("template"))
-    elif kind in ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet") and group in ("apps", "extensions"):
-        yield _template("spec.template", spec.get("template"))
-    elif kind == "ReplicationController" and group == "":
-        yield _template("spec.template", spec.get("template"))
-    elif kind == "Job" and group == "batch":
+    elif (
+        kind in ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet")
+        and group
+        in (
+            "apps",
+            "extensions",
+        )
+        or kind == "ReplicationController"
+        and group == ""
+        or kind == "Job"
+        and group == "batch"
+    ):
         yield _template("spec.template", spec.get("template"))
     elif kind == "CronJob" and group == "batch":
-        yield _template("spec.jobTemplate.spec.template", ((spec.get("jobTemplate") or {}).get("spec") or {}).get("template"))
+        yield _template(
+            "spec.jobTemplate.spec.template",
+            ((spec.get("jobTemplate") or {}).get("spec") or {}).get("template"),
+        )
     elif group == "kubeflow.org" and kind in _REPLICA_SPECS:
         field = _REPLICA_SPECS[kind]
         for role, replica in (spec.get(field) or {}).items():
@@ -78,7 +121,9 @@ def _raw_templates(doc: dict) -> Iterator[PodTemplate | None]:
     elif group == "jobset.x-k8s.io" and kind == "JobSet":
         for index, job in enumerate(spec.get("replicatedJobs") or []):
             job_spec = ((job or {}).get("template") or {}).get("spec") or {}
-            yield _template(f"spec.replicatedJobs[{index}].template.spec.template", job_spec.get("template"))
+            yield _template(
+                f"spec.replicatedJobs[{index}].template.spec.template", job_spec.get("template")
+            )
     elif group == "batch.volcano.sh" and kind == "Job":
         for index, task in enumerate(spec.get("tasks") or []):
             yield _template(f"spec.tasks[{index}].template", (task or {}).get("template"))
@@ -91,7 +136,8 @@ def default_pod_spec(spec: dict) -> dict:
         return spec
     spec = copy.copy(spec)
     spec["volumes"] = [
-        v if not isinstance(v, dict) or _VOLUME_SOURCES & set(v) else {**v, "emptyDir": {}} for v in volumes
+        v if not isinstance(v, dict) or _VOLUME_SOURCES & set(v) else {**v, "emptyDir": {}}
+        for v in volumes
     ]
     return spec
 

@@ -18,7 +18,9 @@ PRIVILEGED = "privileged"
 LEVELS = (PRIVILEGED, BASELINE, RESTRICTED)
 NEWEST_KUBERNETES_MINOR = 37  # versions the CLI accepts: v1.0 … v1.37, and latest
 _NEWEST_POLICY_MINOR = max(v.minimum for check in CHECKS for v in check.versions)
-_ORDER = sorted(c.id for c in CHECKS if c.level == BASELINE) + sorted(c.id for c in CHECKS if c.level == RESTRICTED)
+_ORDER = sorted(c.id for c in CHECKS if c.level == BASELINE) + sorted(
+    c.id for c in CHECKS if c.level == RESTRICTED
+)
 _VERSION = re.compile(r"v1\.(0|[1-9][0-9]*)")
 
 
@@ -72,12 +74,16 @@ def checks_for(level: str, minor: int | None) -> tuple[tuple[str, CheckFn], ...]
     if level == BASELINE:
         chosen = {cid: v for cid, (check, v) in active.items() if check.level == BASELINE}
     else:
-        overridden = {o for check, v in active.values() if check.level == RESTRICTED for o in v.overrides}
+        overridden = {
+            o for check, v in active.values() if check.level == RESTRICTED for o in v.overrides
+        }
         chosen = {cid: v for cid, (check, v) in active.items() if cid not in overridden}
     return tuple((cid, chosen[cid].run) for cid in _ORDER if cid in chosen)
 
 
-def evaluate(level: str, minor: int | None, metadata: dict, spec: dict) -> list[tuple[str, Violation]]:
+def evaluate(
+    level: str, minor: int | None, metadata: dict, spec: dict
+) -> list[tuple[str, Violation]]:
     """The violations of a pod (its metadata and spec) at a level and version."""
     found = []
     for check_id, run in checks_for(level, minor):

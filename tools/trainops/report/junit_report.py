@@ -24,14 +24,22 @@ def write(outcome: Outcome, out: TextIO) -> None:
         cases: dict[str, list] = {str(obj.ref): [] for obj in rendered.objects}
         for finding in findings:
             cases.setdefault(_case_name(finding), []).append(finding)
-        suite = ET.SubElement(suites, "testsuite", name=rendered.root, tests=str(len(cases)), errors="0", skipped="0")
+        suite = ET.SubElement(
+            suites, "testsuite", name=rendered.root, tests=str(len(cases)), errors="0", skipped="0"
+        )
         for name, case_findings in cases.items():
             case = ET.SubElement(suite, "testcase", classname=rendered.root, name=name)
             for finding in case_findings:
-                where = f"{finding.file}:{finding.line}" if finding.line else (finding.file or finding.root)
+                where = (
+                    f"{finding.file}:{finding.line}"
+                    if finding.line
+                    else (finding.file or finding.root)
+                )
                 text = f"{where}: {finding.path + ': ' if finding.path else ''}{finding.message}"
                 if finding.severity is Severity.ERROR:
-                    ET.SubElement(case, "failure", message=finding.message, type=finding.rule).text = text
+                    ET.SubElement(
+                        case, "failure", message=finding.message, type=finding.rule
+                    ).text = text
                 else:
                     ET.SubElement(case, "system-out").text = f"warning [{finding.rule}] {text}"
         suite.set("failures", str(sum(1 for c in suite if c.find("failure") is not None)))

@@ -21,7 +21,11 @@ def value(item: Any) -> str:
 
 def multiline(field: FieldChange) -> bool:
     """A block of text on both sides (a config file in a ConfigMap): shown as a line diff."""
-    return isinstance(field.old, str) and isinstance(field.new, str) and ("\n" in field.old or "\n" in field.new)
+    return (
+        isinstance(field.old, str)
+        and isinstance(field.new, str)
+        and ("\n" in field.old or "\n" in field.new)
+    )
 
 
 def versions(items: tuple[str, ...] | str | None) -> str:
@@ -47,8 +51,10 @@ def schema_summary(change: ObjectChange) -> str | None:
     if change.key.kind != CRD_KIND or not edits:
         return None
     breaking = sum(s.breaking for s in change.schema)
-    return (f"schema: {edits} field change(s) in spec.versions; {len(change.schema)} listed under CRD schema "
-            f"changes ({breaking} breaking), the rest descriptions and the like (--format json lists every one)")
+    return (
+        f"schema: {edits} field change(s) in spec.versions; {len(change.schema)} listed under CRD schema "
+        f"changes ({breaking} breaking), the rest descriptions and the like (--format json lists every one)"
+    )
 
 
 def totals(review: Review) -> dict[str, int]:

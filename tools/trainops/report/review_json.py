@@ -52,7 +52,12 @@ def as_data(review: Review) -> dict:
             "fixed": len(review.fixed),
         },
         "roots": [
-            {"root": r.root, "status": r.status, "failure": r.failure, "objects": [_object(o) for o in r.objects]}
+            {
+                "root": r.root,
+                "status": r.status,
+                "failure": r.failure,
+                "objects": [_object(o) for o in r.objects],
+            }
             for r in review.roots
         ],
         "pins": [asdict(p) for p in review.pins],

@@ -9,10 +9,17 @@ import difflib
 import html
 from typing import TextIO
 
+from trainops.crddiff import SchemaChange
 from trainops.findings import Finding
 from trainops.objectdiff import FieldChange
-from trainops.report.review_common import headline, multiline, schema_summary, shown_fields, value, versions
-from trainops.crddiff import SchemaChange
+from trainops.report.review_common import (
+    headline,
+    multiline,
+    schema_summary,
+    shown_fields,
+    value,
+    versions,
+)
 from trainops.review import ObjectChange, Review, RootDiff
 
 COMMENT_LIMIT = 60000  # below GitHub's 65536, leaving room for the closing lines
@@ -38,8 +45,13 @@ def _finding(finding: Finding) -> str:
 def _field_lines(field: FieldChange) -> list[str]:
     path = field.path or "(whole object)"
     if multiline(field):
-        body = list(difflib.unified_diff(field.old.splitlines(), field.new.splitlines(), lineterm="", n=1))[2:]
-        return [f"  {path}:"] + [f"{line[0]}       {line[1:]}" if line[:1] in "+-" else f"        {line}" for line in body]
+        body = list(
+            difflib.unified_diff(field.old.splitlines(), field.new.splitlines(), lineterm="", n=1)
+        )[2:]
+        return [f"  {path}:"] + [
+            f"{line[0]}       {line[1:]}" if line[:1] in "+-" else f"        {line}"
+            for line in body
+        ]
     if field.change == "added":
         return [f"+   {path}: {value(field.new)}"]
     if field.change == "removed":
@@ -63,51 +75,76 @@ def _object_lines(change: ObjectChange) -> list[str]:
 def _root_section(names: list[str], root: RootDiff) -> str:
     counts = root.counts()
     # <summary> is HTML: GitHub does not render backticks in it.
-    label = ", ".join(f"<code>{html.escape(n)}</code>" for n in names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    label = ", ".join(f"<code>{html.escape(n)}</code>" for n in names[:3]) + (
+        f" and {len(names) - 3} more" if len(names) > 3 else ""
+    )
     same = " (identical changes)" if len(names) > 1 else ""
     if root.failure:
         return f"<details open><summary>{label}: does not render</summary>\n\n```\n{root.failure}\n```\n\n</details>\n"
     summary = f"{label}{same}: +{counts['added']} −{counts['removed']} ~{counts['changed']}" + (
-        f" (root {root.status})" if root.status in ("added", "removed") else "")
+        f" (root {root.status})" if root.status in ("added", "removed") else ""
+    )
     body = [line for change in root.objects for line in _object_lines(change)]
     text = "\n".join(body).replace("```", "ˋˋˋ")
     return f"<details><summary>{summary}</summary>\n\n```diff\n{text}\n```\n\n</details>\n"
 
 
 def _schema_table(changes: list[SchemaChange]) -> str:
-    rows = [f"| {_cell(c.crd)} | {c.version or ''} | {_cell(c.path)} | {_cell(c.message)} |" for c in changes[:MAX_SCHEMA_ROWS]]
+    rows = [
+        f"| {_cell(c.crd)} | {c.version or ''} | {_cell(c.path)} | {_cell(c.message)} |"
+        for c in changes[:MAX_SCHEMA_ROWS]
+    ]
     if len(changes) > MAX_SCHEMA_ROWS:
-        rows.append(f"| … {len(changes) - MAX_SCHEMA_ROWS} more (the JSON report lists every one) | | | |")
+        rows.append(
+            f"| … {len(changes) - MAX_SCHEMA_ROWS} more (the JSON report lists every one) | | | |"
+        )
     return "| CRD | version | field | change |\n|---|---|---|---|\n" + "\n".join(rows)
 
 
 def render(review: Review) -> str:
-    parts = [f"### trainops diff: {_code(review.base.describe())} → {_code(review.head.describe())}\n",
-             f"{headline(review)}\n"]
+    parts = [
+        f"### trainops diff: {_code(review.base.describe())} → {_code(review.head.describe())}\n",
+        f"{headline(review)}\n",
+    ]
     if review.introduced:
-        parts.append(f"> [!CAUTION]\n> This change introduces {len(review.introduced)} finding(s).\n")
+        parts.append(
+            f"> [!CAUTION]\n> This change introduces {len(review.introduced)} finding(s).\n"
+        )
     if review.pins:
         parts.append("#### Pins\n\n| kind | what | base | head | set at |\n|---|---|---|---|---|")
-        parts += [f"| {p.kind} | {_cell(p.what)} | {_cell(versions(p.old))} | {_cell(versions(p.new))} | {_cell(p.where or '')} |"
-                  for p in review.pins]
+        parts += [
+            f"| {p.kind} | {_cell(p.what)} | {_cell(versions(p.old))} | {_cell(versions(p.new))} | {_cell(p.where or '')} |"
+            for p in review.pins
+        ]
         parts.append("")
     if review.images:
         parts.append("#### Images\n\n| image | base | head | set at |\n|---|---|---|---|")
-        parts += [f"| {_cell(i.name)} | {_cell(versions(i.old))} | {_cell(versions(i.new))} | {_cell(i.where or '')} |"
-                  for i in review.images]
+        parts += [
+            f"| {_cell(i.name)} | {_cell(versions(i.old))} | {_cell(versions(i.new))} | {_cell(i.where or '')} |"
+            for i in review.images
+        ]
         parts.append("")
     breaking = review.breaking
     compatible = [c for c in review.schema_changes if not c.breaking]
     if breaking:
         parts.append(f"#### Breaking CRD changes ({len(breaking)})\n\n{_schema_table(breaking)}\n")
     if compatible:
-        parts.append(f"<details><summary>Compatible CRD changes ({len(compatible)})</summary>\n\n"
-                     f"{_schema_table(compatible)}\n\n</details>\n")
+        parts.append(
+            f"<details><summary>Compatible CRD changes ({len(compatible)})</summary>\n\n"
+            f"{_schema_table(compatible)}\n\n</details>\n"
+        )
     if review.introduced:
-        parts.append(f"#### Findings introduced ({len(review.introduced)})\n\n" + "\n".join(map(_finding, review.introduced)) + "\n")
+        parts.append(
+            f"#### Findings introduced ({len(review.introduced)})\n\n"
+            + "\n".join(map(_finding, review.introduced))
+            + "\n"
+        )
     if review.fixed:
-        parts.append(f"<details><summary>Findings fixed ({len(review.fixed)})</summary>\n\n"
-                     + "\n".join(map(_finding, review.fixed)) + "\n\n</details>\n")
+        parts.append(
+            f"<details><summary>Findings fixed ({len(review.fixed)})</summary>\n\n"
+            + "\n".join(map(_finding, review.fixed))
+            + "\n\n</details>\n"
+        )
     groups = review.groups()
     if groups:
         parts.append("#### Rendered objects\n")
@@ -116,8 +153,10 @@ def render(review: Review) -> str:
         section = _root_section(names, root)
         if used + len(section) > COMMENT_LIMIT:
             left = [n for names_left, _ in groups[index:] for n in names_left]
-            parts.append(f"… {len(left)} more root(s) do not fit in a comment: {', '.join(map(_code, left))}; "
-                         "run `trainops diff` locally or read the JSON report.\n")
+            parts.append(
+                f"… {len(left)} more root(s) do not fit in a comment: {', '.join(map(_code, left))}; "
+                "run `trainops diff` locally or read the JSON report.\n"
+            )
             break
         parts.append(section)
         used += len(section) + 1

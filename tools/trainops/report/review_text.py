@@ -12,7 +12,14 @@ from rich.markup import escape
 from trainops.crddiff import SchemaChange
 from trainops.findings import Finding
 from trainops.objectdiff import FieldChange
-from trainops.report.review_common import headline, multiline, schema_summary, shown_fields, value, versions
+from trainops.report.review_common import (
+    headline,
+    multiline,
+    schema_summary,
+    shown_fields,
+    value,
+    versions,
+)
 from trainops.review import ObjectChange, Review
 
 _MARK = {"added": ("+", "green"), "removed": ("-", "red"), "changed": ("~", "yellow")}
@@ -24,14 +31,18 @@ def _finding(finding: Finding) -> str:
     where = f"{finding.file or finding.root}" + (f":{finding.line}" if finding.line else "")
     subject = f" {finding.object}" if finding.object else ""
     path = f" at {finding.path}" if finding.path else ""
-    return escape(f"{where}: {finding.severity.value} [{finding.rule}]{subject}{path}: {finding.message}")
+    return escape(
+        f"{where}: {finding.severity.value} [{finding.rule}]{subject}{path}: {finding.message}"
+    )
 
 
 def _field(console: Console, field: FieldChange) -> None:
     path = escape(field.path or "(whole object)")
     if multiline(field):
         console.print(f"      {path}:")
-        lines = list(difflib.unified_diff(field.old.splitlines(), field.new.splitlines(), lineterm="", n=1))[2:]
+        lines = list(
+            difflib.unified_diff(field.old.splitlines(), field.new.splitlines(), lineterm="", n=1)
+        )[2:]
         for line in lines[:MAX_TEXT_LINES]:
             style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
             console.print(f"        [{style}]{escape(line)}[/]")
@@ -42,7 +53,9 @@ def _field(console: Console, field: FieldChange) -> None:
     elif field.change == "removed":
         console.print(f"      [red]- {path}: {escape(value(field.old))}[/]")
     else:
-        console.print(f"      {path}: [red]{escape(value(field.old))}[/] → [green]{escape(value(field.new))}[/]")
+        console.print(
+            f"      {path}: [red]{escape(value(field.old))}[/] → [green]{escape(value(field.new))}[/]"
+        )
 
 
 def _object(console: Console, change: ObjectChange) -> None:
@@ -55,7 +68,9 @@ def _object(console: Console, change: ObjectChange) -> None:
     if summary:
         console.print(f"      [dim]{escape(summary)}[/dim]")
     if hidden:
-        console.print(f"      [dim]… {hidden} more field change(s) (--format json lists every one)[/dim]")
+        console.print(
+            f"      [dim]… {hidden} more field change(s) (--format json lists every one)[/dim]"
+        )
 
 
 def _compatible(console: Console, changes: list[SchemaChange]) -> None:
@@ -63,11 +78,19 @@ def _compatible(console: Console, changes: list[SchemaChange]) -> None:
     change, with the fields named when there are few."""
     grouped: dict[tuple, list[str]] = {}
     for change in changes:
-        grouped.setdefault((change.crd, change.version or "", change.message), []).append(change.path)
+        grouped.setdefault((change.crd, change.version or "", change.message), []).append(
+            change.path
+        )
     for (crd, version, message), paths in grouped.items():
-        named = f": {', '.join(p for p in paths if p)}" if len(paths) <= MAX_NAMED_FIELDS and any(paths) else ""
+        named = (
+            f": {', '.join(p for p in paths if p)}"
+            if len(paths) <= MAX_NAMED_FIELDS and any(paths)
+            else ""
+        )
         count = f"{len(paths)} × " if len(paths) > 1 else ""
-        console.print(f"  [dim]compatible[/] {escape(' '.join(p for p in (crd, version) if p))}: {count}{escape(message)}{escape(named)}")
+        console.print(
+            f"  [dim]compatible[/] {escape(' '.join(p for p in (crd, version) if p))}: {count}{escape(message)}{escape(named)}"
+        )
 
 
 def _versions(console: Console, title: str, rows: list[tuple]) -> None:
@@ -76,30 +99,41 @@ def _versions(console: Console, title: str, rows: list[tuple]) -> None:
         console.print(f"\n[bold]{title}[/bold]")
     for what, old, new, where in rows:
         place = f"  ({where})" if where else ""
-        console.print(f"  {escape(what)}: [red]{escape(versions(old))}[/] → [green]{escape(versions(new))}[/]{escape(place)}")
+        console.print(
+            f"  {escape(what)}: [red]{escape(versions(old))}[/] → [green]{escape(versions(new))}[/]{escape(place)}"
+        )
 
 
 def write(review: Review, out: TextIO) -> None:
     console = Console(file=out, highlight=False, soft_wrap=True)
-    console.print(f"[bold]trainops diff[/bold] {escape(review.base.describe())} → {escape(review.head.describe())}")
+    console.print(
+        f"[bold]trainops diff[/bold] {escape(review.base.describe())} → {escape(review.head.describe())}"
+    )
     _versions(console, "Pins", [(f"{p.kind} {p.what}", p.old, p.new, p.where) for p in review.pins])
     _versions(console, "Images", [(i.name, i.old, i.new, i.where) for i in review.images])
     if review.schema_changes:
         breaking = review.breaking
-        console.print(f"\n[bold]CRD schema changes[/bold]: {len(breaking)} breaking, "
-                      f"{len(review.schema_changes) - len(breaking)} compatible")
+        console.print(
+            f"\n[bold]CRD schema changes[/bold]: {len(breaking)} breaking, "
+            f"{len(review.schema_changes) - len(breaking)} compatible"
+        )
         for change in breaking:
             where = " ".join(p for p in (change.crd, change.version, change.path) if p)
             console.print(f"  [bold red]breaking[/] {escape(where)}: {escape(change.message)}")
         _compatible(console, [c for c in review.schema_changes if not c.breaking])
-    for title, findings, style in (("Findings introduced", review.introduced, "bold red"),
-                                   ("Findings fixed", review.fixed, "green")):
+    for title, findings, style in (
+        ("Findings introduced", review.introduced, "bold red"),
+        ("Findings fixed", review.fixed, "green"),
+    ):
         if findings:
             console.print(f"\n[{style}]{title} ({len(findings)})[/]")
             for finding in findings:
                 console.print(f"  {_finding(finding)}")
     for names, root in review.groups():
-        console.print(f"\n[bold]{escape(', '.join(names))}[/bold]" + (f" [dim]({len(names)} roots, identical changes)[/dim]" if len(names) > 1 else ""))
+        console.print(
+            f"\n[bold]{escape(', '.join(names))}[/bold]"
+            + (f" [dim]({len(names)} roots, identical changes)[/dim]" if len(names) > 1 else "")
+        )
         if root.failure:
             console.print(f"  [bold red]does not render:[/] {escape(root.failure)}")
         elif root.status in ("added", "removed"):

@@ -32,7 +32,12 @@ def _location(finding) -> dict:
     location: dict = {"physicalLocation": physical}
     logical = []
     if finding.object is not None:
-        logical.append({"fullyQualifiedName": f"{finding.object}{'.' + finding.path if finding.path else ''}", "kind": "object"})
+        logical.append(
+            {
+                "fullyQualifiedName": f"{finding.object}{'.' + finding.path if finding.path else ''}",
+                "kind": "object",
+            }
+        )
     if logical:
         location["logicalLocations"] = logical
     return location
@@ -45,28 +50,34 @@ def write(outcome: Outcome, out: TextIO) -> None:
         message = finding.message + (f" (at {finding.path})" if finding.path else "")
         if finding.hint:
             message += f". Fix: {finding.hint}"
-        results.append({
-            "ruleId": finding.rule,
-            "ruleIndex": rule_ids.index(finding.rule) if finding.rule in rule_ids else -1,
-            "level": _LEVEL[finding.severity],
-            "message": {"text": message},
-            "locations": [_location(finding)],
-        })
+        results.append(
+            {
+                "ruleId": finding.rule,
+                "ruleIndex": rule_ids.index(finding.rule) if finding.rule in rule_ids else -1,
+                "level": _LEVEL[finding.severity],
+                "message": {"text": message},
+                "locations": [_location(finding)],
+            }
+        )
     for result in results:
         if result["ruleIndex"] < 0:
             del result["ruleIndex"]
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "trainops",
-                "version": __version__,
-                "informationUri": "https://trainops.dev",
-                "rules": [_rule(rule_id, module) for rule_id, module in RULES.items()],
-            }},
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "trainops",
+                        "version": __version__,
+                        "informationUri": "https://trainops.dev",
+                        "rules": [_rule(rule_id, module) for rule_id, module in RULES.items()],
+                    }
+                },
+                "results": results,
+            }
+        ],
     }
     json.dump(log, out, indent=2)
     out.write("\n")

@@ -37,7 +37,11 @@ def write(outcome: Outcome, out: TextIO) -> None:
     objects = sum(len(r.objects) for r in outcome.rendered)
     errors = sum(f.severity is Severity.ERROR for f in outcome.findings)
     warnings = len(outcome.findings) - errors
-    verdict = "[green]clean[/green]" if not outcome.findings else f"{errors} error(s), {warnings} warning(s)"
+    verdict = (
+        "[green]clean[/green]"
+        if not outcome.findings
+        else f"{errors} error(s), {warnings} warning(s)"
+    )
     console.print(
         f"{len(outcome.rendered)} root(s), {objects} object(s) checked in {outcome.seconds:.1f}s "
         f"(rendering {outcome.render_seconds:.1f}s, checking {outcome.seconds - outcome.render_seconds:.1f}s): {verdict}"

@@ -43,14 +43,24 @@ ID = "api-validation"
 SEVERITY = Severity.ERROR
 SUMMARY = "objects, and the Pods operators build from their templates, pass the API server's own validation"
 
-RELAXED_ENV_NAMES_FROM = 34  # RelaxedEnvironmentVariableValidation is on by default from Kubernetes v1.34
-_OPERATORS = {"kubeflow.org": "the Training Operator", "ray.io": "KubeRay", "jobset.x-k8s.io": "the JobSet controller",
-              "batch.volcano.sh": "Volcano"}
+RELAXED_ENV_NAMES_FROM = (
+    34  # RelaxedEnvironmentVariableValidation is on by default from Kubernetes v1.34
+)
+_OPERATORS = {
+    "kubeflow.org": "the Training Operator",
+    "ray.io": "KubeRay",
+    "jobset.x-k8s.io": "the JobSet controller",
+    "batch.volcano.sh": "Volcano",
+}
 
 
 def _relaxed(cluster: Cluster) -> bool:
     versions = getattr(cluster.catalog, "kubernetes_versions", None) or []
-    minors = [int(v.split(".")[1]) for v in versions if isinstance(v, str) and v.count(".") == 1 and v.split(".")[1].isdigit()]
+    minors = [
+        int(v.split(".")[1])
+        for v in versions
+        if isinstance(v, str) and v.count(".") == 1 and v.split(".")[1].isdigit()
+    ]
     return bool(minors) and min(minors) >= RELAXED_ENV_NAMES_FROM
 
 
@@ -66,7 +76,9 @@ def _template_context(obj: K8sObject, path: str, custom: bool, relaxed: bool) ->
     elif obj.group == "ray.io" and "workerGroupSpecs[" in path:
         injected["wait-gcs-ready"] = "KubeRay"
     elif obj.group == "jobset.x-k8s.io":
-        policies = kinds.RESTART_POLICIES[("batch", "Job")]  # each replicated job's template becomes a Job
+        policies = kinds.RESTART_POLICIES[
+            ("batch", "Job")
+        ]  # each replicated job's template becomes a Job
     return PodContext(policies, relaxed, injected)
 
 
@@ -77,15 +89,24 @@ def _with_injected(obj: K8sObject, template, cluster: Cluster) -> tuple[dict, li
     injected = cluster.memo("pytorch-init", pytorch_init)
     if injected.error or not injected.containers:
         return template.spec, []
-    existing = template.spec.get("initContainers") if isinstance(template.spec.get("initContainers"), list) else []
+    existing = (
+        template.spec.get("initContainers")
+        if isinstance(template.spec.get("initContainers"), list)
+        else []
+    )
     spec = {**template.spec, "initContainers": existing + injected.containers}
     base = template.child("spec.initContainers")
-    return spec, [(f"{base}[{len(existing) + i}]", injected.source) for i in range(len(injected.containers))]
+    return spec, [
+        (f"{base}[{len(existing) + i}]", injected.source) for i in range(len(injected.containers))
+    ]
 
 
 def _is_custom(obj: K8sObject, cluster: Cluster) -> bool:
     catalog = cluster.catalog
-    return bool(catalog is not None and catalog.installer_of(obj.api_version, obj.kind) is not None) or obj.group in _OPERATORS
+    return (
+        bool(catalog is not None and catalog.installer_of(obj.api_version, obj.kind) is not None)
+        or obj.group in _OPERATORS
+    )
 
 
 def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[str, str]]:
@@ -103,8 +124,14 @@ def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[s
             made = "Job" if obj.group == "jobset.x-k8s.io" else "Pod"
             prefix = f"the {made} {_OPERATORS.get(obj.group, 'its operator')} creates from this template is rejected: "
         if template.path:
-            labels_meta = {k: template.metadata.get(k) for k in ("labels", "annotations") if isinstance(template.metadata, dict)}
-            for path, message in meta.validate("", "Pod", labels_meta, custom=False, path=template.child("metadata")):
+            labels_meta = {
+                k: template.metadata.get(k)
+                for k in ("labels", "annotations")
+                if isinstance(template.metadata, dict)
+            }
+            for path, message in meta.validate(
+                "", "Pod", labels_meta, custom=False, path=template.child("metadata")
+            ):
                 yield path, prefix + message
         context = _template_context(obj, template.path, custom, relaxed)
         spec, injected = _with_injected(obj, template, cluster)

@@ -41,5 +41,14 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
             if note not in catalog.notes:
                 catalog.notes.append(note)
         for failure in outcome.failures:
-            yield Finding(ID, SEVERITY, failure.message, rendered.root, obj.file, obj.line, obj.ref, failure.path or None,
-                          f"the CRD's rule: {failure.rule}")
+            yield Finding(
+                ID,
+                SEVERITY,
+                failure.message,
+                rendered.root,
+                obj.file,
+                obj.line,
+                obj.ref,
+                failure.path or None,
+                f"the CRD's rule: {failure.rule}",
+            )

@@ -34,13 +34,17 @@ def expected_entries(text: str, file: str, catalog) -> list[headers.Entry]:
     for obj in parse_stream(text, file, lines=False).objects:
         folder = catalog.installer_of(obj.api_version, obj.kind)
         if folder is not None:
-            entries.setdefault((obj.kind, obj.api_version), headers.Entry(obj.kind, obj.api_version, folder))
+            entries.setdefault(
+                (obj.kind, obj.api_version), headers.Entry(obj.kind, obj.api_version, folder)
+            )
     return list(entries.values())
 
 
 def source_files(rendered: Rendered) -> list[str]:
     """The local files a root's objects come from, in order."""
-    files = dict.fromkeys(obj.file for obj in rendered.objects if obj.file and "://" not in obj.file)
+    files = dict.fromkeys(
+        obj.file for obj in rendered.objects if obj.file and "://" not in obj.file
+    )
     return [file for file in files if Path(file).is_file()]
 
 
@@ -49,11 +53,16 @@ def problems(text: str, file: str, catalog) -> tuple[list[headers.Entry], list[s
     wanted = expected_entries(text, file, catalog)
     found, _, form = headers.read(text)
     if found is None:
-        return wanted, [f"no note for {', '.join(f'{e.kind} {e.api_version}' for e in wanted)}"] if wanted else []
+        return wanted, [
+            f"no note for {', '.join(f'{e.kind} {e.api_version}' for e in wanted)}"
+        ] if wanted else []
     issues = list(form)
     have = {(e.kind, e.api_version): e for e in found}
     want = {(e.kind, e.api_version): e for e in wanted}
-    issues += [f"the note names {kind} {version}, which this file does not hold" for kind, version in have.keys() - want.keys()]
+    issues += [
+        f"the note names {kind} {version}, which this file does not hold"
+        for kind, version in have.keys() - want.keys()
+    ]
     issues += [f"the note omits {kind} {version}" for kind, version in want.keys() - have.keys()]
     issues += [
         f"the note says {kind} {version} comes from {have[(kind, version)].folder}; its CRD comes from {entry.folder}"
@@ -70,4 +79,12 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         text = Path(file).read_text()
         _, issues = problems(text, file, cluster.catalog)
         for issue in issues:
-            yield Finding(ID, SEVERITY, issue, rendered.root, file, 1, hint="run `trainops fix` to write the note")
+            yield Finding(
+                ID,
+                SEVERITY,
+                issue,
+                rendered.root,
+                file,
+                1,
+                hint="run `trainops fix` to write the note",
+            )

@@ -105,12 +105,19 @@ def _syncers(rendered: Rendered, cluster: Cluster) -> _Syncers:
             spec = _map(obj.doc.get("spec"))
             if obj.group == "argoproj.io" and obj.kind == "Application":
                 automated = _map(spec.get("syncPolicy")).get("automated")
-                if isinstance(automated, dict) and automated.get("enabled", True) is not False \
-                        and cluster.root_at(_map(spec.get("source")).get("path")) is rendered:
+                if (
+                    isinstance(automated, dict)
+                    and automated.get("enabled", True) is not False
+                    and cluster.root_at(_map(spec.get("source")).get("path")) is rendered
+                ):
                     found.argo.append(obj)
-            elif obj.group == "kustomize.toolkit.fluxcd.io" and obj.kind == "Kustomization":
-                if spec.get("suspend") is not True and cluster.root_at(spec.get("path")) is rendered:
-                    found.flux.append(obj)
+            elif (
+                obj.group == "kustomize.toolkit.fluxcd.io"
+                and obj.kind == "Kustomization"
+                and spec.get("suspend") is not True
+                and cluster.root_at(spec.get("path")) is rendered
+            ):
+                found.flux.append(obj)
     return found
 
 
@@ -119,11 +126,18 @@ def _deleted_when_finished(obj: K8sObject, cluster: Cluster) -> str | None:
     spec = _map(obj.doc.get("spec"))
     if (obj.group, obj.kind) in SPEC_TTL and spec.get("ttlSecondsAfterFinished") is not None:
         return "spec.ttlSecondsAfterFinished"
-    if obj.group == "kubeflow.org" and obj.kind in KUBEFLOW_JOBS \
-            and _map(spec.get("runPolicy")).get("ttlSecondsAfterFinished") is not None:
+    if (
+        obj.group == "kubeflow.org"
+        and obj.kind in KUBEFLOW_JOBS
+        and _map(spec.get("runPolicy")).get("ttlSecondsAfterFinished") is not None
+    ):
         return "spec.runPolicy.ttlSecondsAfterFinished"
-    if obj.group == "ray.io" and obj.kind == "RayJob" and spec.get("shutdownAfterJobFinishes") is True \
-            and cluster.memo("kuberay-deletes-rayjobs", _kuberay_deletes_rayjobs):
+    if (
+        obj.group == "ray.io"
+        and obj.kind == "RayJob"
+        and spec.get("shutdownAfterJobFinishes") is True
+        and cluster.memo("kuberay-deletes-rayjobs", _kuberay_deletes_rayjobs)
+    ):
         return "spec.shutdownAfterJobFinishes"
     return None
 
@@ -136,14 +150,20 @@ def _kuberay_deletes_rayjobs(cluster: Cluster) -> bool:
             for container in _seq(_map(template.spec).get("containers")):
                 for env in _seq(_map(container).get("env")):
                     env = _map(env)
-                    if env.get("name") == "DELETE_RAYJOB_CR_AFTER_JOB_FINISHES" and str(env.get("value")).lower() == "true":
+                    if (
+                        env.get("name") == "DELETE_RAYJOB_CR_AFTER_JOB_FINISHES"
+                        and str(env.get("value")).lower() == "true"
+                    ):
                         return True
     return False
 
 
 def _is_job(obj: K8sObject) -> bool:
-    return (obj.group, obj.kind) in SPEC_TTL or (obj.group, obj.kind) == ("ray.io", "RayJob") \
+    return (
+        (obj.group, obj.kind) in SPEC_TTL
+        or (obj.group, obj.kind) == ("ray.io", "RayJob")
         or (obj.group == "kubeflow.org" and obj.kind in KUBEFLOW_JOBS)
+    )
 
 
 def _templates(obj: K8sObject) -> list:
@@ -165,36 +185,66 @@ def _is_argo_hook(obj: K8sObject) -> bool:
     return "argocd.argoproj.io/hook" in annotations or "helm.sh/hook" in annotations
 
 
-def _job_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster, syncers: _Syncers) -> Iterator[Finding]:
+def _job_findings(
+    rendered: Rendered, obj: K8sObject, cluster: Cluster, syncers: _Syncers
+) -> Iterator[Finding]:
     argo = [] if _is_argo_hook(obj) else syncers.argo
-    keepers = [f"{kind} {', '.join(o.name for o in found)}" for kind, found in
-               (("Application", argo), ("Kustomization", syncers.flux)) if found]
+    keepers = [
+        f"{kind} {', '.join(o.name for o in found)}"
+        for kind, found in (("Application", argo), ("Kustomization", syncers.flux))
+        if found
+    ]
     deleting = _deleted_when_finished(obj, cluster)
     if deleting and keepers:
-        yield _finding(rendered, obj, f"{obj.kind} {obj.name} is deleted once it finishes ({deleting}) and "
-                       f"{' and '.join(keepers)} recreates it: the job reruns forever", deleting,
-                       "drop the TTL; the finished job is the record of its run")
+        yield _finding(
+            rendered,
+            obj,
+            f"{obj.kind} {obj.name} is deleted once it finishes ({deleting}) and "
+            f"{' and '.join(keepers)} recreates it: the job reruns forever",
+            deleting,
+            "drop the TTL; the finished job is the record of its run",
+        )
     if argo and not {"Replace=true", "Force=true"} <= _argo_options(obj):
-        yield _finding(rendered, obj, f"{obj.kind} {obj.name} is synced by Argo CD but not marked for recreation: "
-                       "a change to its immutable spec fails to sync", f"metadata.annotations.{ARGO_OPTIONS}",
-                       f"annotate {ARGO_OPTIONS}: Replace=true,Force=true")
+        yield _finding(
+            rendered,
+            obj,
+            f"{obj.kind} {obj.name} is synced by Argo CD but not marked for recreation: "
+            "a change to its immutable spec fails to sync",
+            f"metadata.annotations.{ARGO_OPTIONS}",
+            f"annotate {ARGO_OPTIONS}: Replace=true,Force=true",
+        )
     if syncers.flux and _flux_setting(obj, FLUX_FORCE) != "enabled":
-        yield _finding(rendered, obj, f"{obj.kind} {obj.name} is synced by Flux but not marked for recreation: "
-                       "a change to its immutable spec fails to apply", f"metadata.annotations.{FLUX_FORCE}",
-                       f"annotate {FLUX_FORCE}: enabled")
+        yield _finding(
+            rendered,
+            obj,
+            f"{obj.kind} {obj.name} is synced by Flux but not marked for recreation: "
+            "a change to its immutable spec fails to apply",
+            f"metadata.annotations.{FLUX_FORCE}",
+            f"annotate {FLUX_FORCE}: enabled",
+        )
 
 
 def _crd_findings(rendered: Rendered, obj: K8sObject, syncers: _Syncers) -> Iterator[Finding]:
     missing = sorted({"Prune=false", "Delete=false"} - _argo_options(obj)) if syncers.argo else []
     if missing:
-        yield _finding(rendered, obj, f"CRD {obj.name} may be deleted by Argo CD, and every custom resource of its "
-                       f"kind with it: its sync options lack {', '.join(missing)}", f"metadata.annotations.{ARGO_OPTIONS}",
-                       "include components/server-side-crds, which marks CRDs Prune=false,Delete=false")
+        yield _finding(
+            rendered,
+            obj,
+            f"CRD {obj.name} may be deleted by Argo CD, and every custom resource of its "
+            f"kind with it: its sync options lack {', '.join(missing)}",
+            f"metadata.annotations.{ARGO_OPTIONS}",
+            "include components/server-side-crds, which marks CRDs Prune=false,Delete=false",
+        )
     pruning = [k.name for k in syncers.flux if _map(k.doc.get("spec")).get("prune") is True]
     if pruning and _flux_setting(obj, FLUX_PRUNE) != "disabled":
-        yield _finding(rendered, obj, f"CRD {obj.name} may be pruned by Flux Kustomization {', '.join(pruning)}, and "
-                       "every custom resource of its kind with it", f"metadata.annotations.{FLUX_PRUNE}",
-                       f"annotate {FLUX_PRUNE}: disabled (components/server-side-crds does)")
+        yield _finding(
+            rendered,
+            obj,
+            f"CRD {obj.name} may be pruned by Flux Kustomization {', '.join(pruning)}, and "
+            "every custom resource of its kind with it",
+            f"metadata.annotations.{FLUX_PRUNE}",
+            f"annotate {FLUX_PRUNE}: disabled (components/server-side-crds does)",
+        )
 
 
 def _synced_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
@@ -205,44 +255,74 @@ def _synced_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     for obj in rendered.objects:
         if _is_job(obj):
             yield from _job_findings(rendered, obj, cluster, syncers)
-            replaced |= not _is_argo_hook(obj) and {"Replace=true", "Force=true"} <= _argo_options(obj)
+            replaced |= not _is_argo_hook(obj) and {"Replace=true", "Force=true"} <= _argo_options(
+                obj
+            )
         elif obj.kind == "CustomResourceDefinition" and obj.group == "apiextensions.k8s.io":
             yield from _crd_findings(rendered, obj, syncers)
     for app in syncers.argo:
-        if replaced and "ApplyOutOfSyncOnly=true" not in {o for o in _seq(_map(_map(app.doc.get("spec")).get("syncPolicy"))
-                                                                           .get("syncOptions")) if isinstance(o, str)}:
-            yield Finding(ID, SEVERITY, f"Application {app.name} recreates jobs marked Replace=true,Force=true on every "
-                          "sync, rerunning the unchanged ones", rendered.root, app.file, app.line, app.ref,
-                          "spec.syncPolicy.syncOptions", "add ApplyOutOfSyncOnly=true")
+        if replaced and "ApplyOutOfSyncOnly=true" not in {
+            o
+            for o in _seq(_map(_map(app.doc.get("spec")).get("syncPolicy")).get("syncOptions"))
+            if isinstance(o, str)
+        }:
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"Application {app.name} recreates jobs marked Replace=true,Force=true on every "
+                "sync, rerunning the unchanged ones",
+                rendered.root,
+                app.file,
+                app.line,
+                app.ref,
+                "spec.syncPolicy.syncOptions",
+                "add ApplyOutOfSyncOnly=true",
+            )
 
 
 def _subpath_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
-    defined = {(o.namespace, o.name) for o in cluster.objects() if o.kind == "ConfigMap" and o.api_version == "v1"}
+    defined = {
+        (o.namespace, o.name)
+        for o in cluster.objects()
+        if o.kind == "ConfigMap" and o.api_version == "v1"
+    }
     for obj in rendered.objects:
         for template in _templates(obj):
             config_maps = {}
             for volume in _seq(_map(template.spec).get("volumes")):
                 volume = _map(volume)
                 name = _map(volume.get("configMap")).get("name")
-                if isinstance(name, str) and (obj.namespace, name) in defined and not HASH_SUFFIX.search(name):
+                if (
+                    isinstance(name, str)
+                    and (obj.namespace, name) in defined
+                    and not HASH_SUFFIX.search(name)
+                ):
                     config_maps[volume.get("name")] = name
             for group in ("initContainers", "containers"):
                 for index, container in enumerate(_seq(_map(template.spec).get(group))):
                     for mount_index, mount in enumerate(_seq(_map(container).get("volumeMounts"))):
                         mount = _map(mount)
                         if mount.get("subPath") and mount.get("name") in config_maps:
-                            yield _finding(rendered, obj, f"{obj.kind} {obj.name} mounts {mount.get('subPath')} from ConfigMap "
-                                           f"{config_maps[mount.get('name')]} through subPath, and the ConfigMap's name has no "
-                                           "content hash: an edit never reaches the running pod",
-                                           template.child(f"spec.{group}[{index}].volumeMounts[{mount_index}]"),
-                                           "generate the ConfigMap with kustomize's name hash (a configMapGenerator without disableNameSuffixHash)")
+                            yield _finding(
+                                rendered,
+                                obj,
+                                f"{obj.kind} {obj.name} mounts {mount.get('subPath')} from ConfigMap "
+                                f"{config_maps[mount.get('name')]} through subPath, and the ConfigMap's name has no "
+                                "content hash: an edit never reaches the running pod",
+                                template.child(
+                                    f"spec.{group}[{index}].volumeMounts[{mount_index}]"
+                                ),
+                                "generate the ConfigMap with kustomize's name hash (a configMapGenerator without disableNameSuffixHash)",
+                            )
 
 
 def _cluster_wide(selector: object) -> bool:
     selector = _map(selector)
     if _map(selector.get("matchLabels")):
         return False
-    return not any(_map(e).get("operator") in OPT_IN for e in _seq(selector.get("matchExpressions")))
+    return not any(
+        _map(e).get("operator") in OPT_IN for e in _seq(selector.get("matchExpressions"))
+    )
 
 
 def _framework(group: str, resource: str) -> str:
@@ -257,24 +337,43 @@ def _webhook_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]
         return
     namespace, enabled = kueue
     for obj in rendered.objects:
-        if obj.group != "admissionregistration.k8s.io" or obj.kind not in ("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"):
+        if obj.group != "admissionregistration.k8s.io" or obj.kind not in (
+            "MutatingWebhookConfiguration",
+            "ValidatingWebhookConfiguration",
+        ):
             continue
         for index, webhook in enumerate(_seq(obj.doc.get("webhooks"))):
             webhook = _map(webhook)
             service = _map(_map(webhook.get("clientConfig")).get("service"))
-            if service.get("namespace") != namespace or webhook.get("failurePolicy", "Fail") != "Fail" \
-                    or not (_cluster_wide(webhook.get("namespaceSelector")) and _cluster_wide(webhook.get("objectSelector"))):
+            if (
+                service.get("namespace") != namespace
+                or webhook.get("failurePolicy", "Fail") != "Fail"
+                or not (
+                    _cluster_wide(webhook.get("namespaceSelector"))
+                    and _cluster_wide(webhook.get("objectSelector"))
+                )
+            ):
                 continue
-            frameworks = {_framework(group, resource)
-                          for rule in _seq(webhook.get("rules")) for group in _seq(_map(rule).get("apiGroups"))
-                          for resource in _seq(_map(rule).get("resources"))
-                          if isinstance(group, str) and isinstance(resource, str) and "/" not in resource
-                          and group != "kueue.x-k8s.io"}
+            frameworks = {
+                _framework(group, resource)
+                for rule in _seq(webhook.get("rules"))
+                for group in _seq(_map(rule).get("apiGroups"))
+                for resource in _seq(_map(rule).get("resources"))
+                if isinstance(group, str)
+                and isinstance(resource, str)
+                and "/" not in resource
+                and group != "kueue.x-k8s.io"
+            }
             if frameworks and not frameworks & enabled:
-                yield _finding(rendered, obj, f"webhook {webhook.get('name')} fails closed cluster-wide for "
-                               f"{', '.join(sorted(frameworks))}, an integration Kueue's configuration leaves off: every such "
-                               "write depends on the Kueue controller", f"webhooks[{index}]",
-                               "delete the webhook (operators/kueue/webhooks-patch.yaml), or enable the integration")
+                yield _finding(
+                    rendered,
+                    obj,
+                    f"webhook {webhook.get('name')} fails closed cluster-wide for "
+                    f"{', '.join(sorted(frameworks))}, an integration Kueue's configuration leaves off: every such "
+                    "write depends on the Kueue controller",
+                    f"webhooks[{index}]",
+                    "delete the webhook (operators/kueue/webhooks-patch.yaml), or enable the integration",
+                )
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:

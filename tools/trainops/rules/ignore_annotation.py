@@ -29,7 +29,19 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
 
     for obj in rendered.objects:
         found, problems = ignores.object_ignores(obj.doc)
-        problems += [f"ignore names unknown rule {i.rule!r}; `trainops rules` lists them" for i in found if i.rule not in RULES]
+        problems += [
+            f"ignore names unknown rule {i.rule!r}; `trainops rules` lists them"
+            for i in found
+            if i.rule not in RULES
+        ]
         for problem in problems:
-            yield Finding(ID, SEVERITY, problem, rendered.root, obj.file, obj.line, obj.ref,
-                          f"metadata.annotations.{ignores.ANNOTATION}")
+            yield Finding(
+                ID,
+                SEVERITY,
+                problem,
+                rendered.root,
+                obj.file,
+                obj.line,
+                obj.ref,
+                f"metadata.annotations.{ignores.ANNOTATION}",
+            )

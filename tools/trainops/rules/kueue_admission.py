@@ -42,8 +42,14 @@ SEVERITY = Severity.ERROR
 SUMMARY = "jobs in Kueue-managed namespaces are admissible: queue, quota, suspend, integration"
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
-_KUBEFLOW = {"PyTorchJob": "pytorchReplicaSpecs", "TFJob": "tfReplicaSpecs", "PaddleJob": "paddleReplicaSpecs",
-             "XGBoostJob": "xgbReplicaSpecs", "JAXJob": "jaxReplicaSpecs", "MPIJob": "mpiReplicaSpecs"}
+_KUBEFLOW = {
+    "PyTorchJob": "pytorchReplicaSpecs",
+    "TFJob": "tfReplicaSpecs",
+    "PaddleJob": "paddleReplicaSpecs",
+    "XGBoostJob": "xgbReplicaSpecs",
+    "JAXJob": "jaxReplicaSpecs",
+    "MPIJob": "mpiReplicaSpecs",
+}
 
 
 def framework(obj: K8sObject) -> str | None:
@@ -65,9 +71,13 @@ def suspend_path(obj: K8sObject) -> tuple[str, ...]:
 
 def _pod_requests(spec: dict) -> dict[str, float]:
     """What a pod asks the scheduler for: containers summed, or the largest init container if more."""
+
     def of(container: dict) -> dict[str, float]:
         resources = container.get("resources") or {}
-        merged = {**(resources.get("limits") or {}), **(resources.get("requests") or {})}  # requests default to limits
+        merged = {
+            **(resources.get("limits") or {}),
+            **(resources.get("requests") or {}),
+        }  # requests default to limits
         return {name: quantity.parse(value) for name, value in merged.items()}
 
     total: dict[str, float] = defaultdict(float)
@@ -83,20 +93,32 @@ def _pod_requests(spec: dict) -> dict[str, float]:
 def pod_sets(obj: K8sObject) -> list[tuple[int, dict]]:
     """(pod count, pod spec) of every pod set Kueue admits together for this job."""
     spec = obj.doc.get("spec") or {}
-    template_spec = lambda template: (template or {}).get("spec") or {}
+
+    def template_spec(template):
+        return (template or {}).get("spec") or {}
+
     if obj.kind == "Job":
         return [(int(spec.get("parallelism", 1)), template_spec(spec.get("template")))]
     if obj.group == "kubeflow.org":
-        return [(int(r.get("replicas", 1)), template_spec(r.get("template"))) for r in (spec.get(_KUBEFLOW[obj.kind]) or {}).values()]
+        return [
+            (int(r.get("replicas", 1)), template_spec(r.get("template")))
+            for r in (spec.get(_KUBEFLOW[obj.kind]) or {}).values()
+        ]
     if obj.group == "jobset.x-k8s.io":
         return [
-            (int(job.get("replicas", 1)) * int(((job.get("template") or {}).get("spec") or {}).get("parallelism", 1)),
-             template_spec(((job.get("template") or {}).get("spec") or {}).get("template")))
+            (
+                int(job.get("replicas", 1))
+                * int(((job.get("template") or {}).get("spec") or {}).get("parallelism", 1)),
+                template_spec(((job.get("template") or {}).get("spec") or {}).get("template")),
+            )
             for job in spec.get("replicatedJobs") or []
         ]
     cluster = spec.get("rayClusterSpec", {}) if obj.kind == "RayJob" else spec
     sets = [(1, template_spec((cluster.get("headGroupSpec") or {}).get("template")))]
-    sets += [(int(g.get("replicas", g.get("minReplicas", 1))), template_spec(g.get("template"))) for g in cluster.get("workerGroupSpecs") or []]
+    sets += [
+        (int(g.get("replicas", g.get("minReplicas", 1))), template_spec(g.get("template")))
+        for g in cluster.get("workerGroupSpecs") or []
+    ]
     if obj.kind == "RayJob" and spec.get("submitterPodTemplate"):
         sets.append((1, template_spec(spec["submitterPodTemplate"])))
     return sets
@@ -117,10 +139,18 @@ def _selects(selector: dict | None, labels: dict) -> bool:
         if labels.get(key) != value:
             return False
     for expression in selector.get("matchExpressions") or []:
-        key, operator, values = expression.get("key"), expression.get("operator"), expression.get("values") or []
+        key, operator, values = (
+            expression.get("key"),
+            expression.get("operator"),
+            expression.get("values") or [],
+        )
         present = key in labels
-        if (operator == "In" and labels.get(key) not in values) or (operator == "NotIn" and present and labels[key] in values) \
-                or (operator == "Exists" and not present) or (operator == "DoesNotExist" and present):
+        if (
+            (operator == "In" and labels.get(key) not in values)
+            or (operator == "NotIn" and present and labels[key] in values)
+            or (operator == "Exists" and not present)
+            or (operator == "DoesNotExist" and present)
+        ):
             return False
     return True
 
@@ -138,7 +168,12 @@ def kueue_configuration(cluster: Cluster) -> tuple[str | None, set[str]] | None:
                 continue
             integrations = config.get("integrations") if isinstance(config, dict) else None
             frameworks = integrations.get("frameworks") if isinstance(integrations, dict) else None
-            found = (obj.namespace, {f for f in frameworks if isinstance(f, str)} if isinstance(frameworks, list) else set())
+            found = (
+                obj.namespace,
+                {f for f in frameworks if isinstance(f, str)}
+                if isinstance(frameworks, list)
+                else set(),
+            )
     return found
 
 
@@ -156,11 +191,18 @@ class _Kueue:
     def manages(self, namespace: str) -> bool:
         if any(ns == namespace for ns, _ in self.local_queues):
             return True
-        labels = {**(self.namespace_labels(namespace) or {}), "kubernetes.io/metadata.name": namespace}
-        return any(_selects((q.doc.get("spec") or {}).get("namespaceSelector"), labels) for q in self.cluster_queues.values())
+        labels = {
+            **(self.namespace_labels(namespace) or {}),
+            "kubernetes.io/metadata.name": namespace,
+        }
+        return any(
+            _selects((q.doc.get("spec") or {}).get("namespaceSelector"), labels)
+            for q in self.cluster_queues.values()
+        )
 
     def available(self, queue: K8sObject, flavor: str, resource: str) -> tuple[float, float]:
         """(nominal quota, what the cohort can lend) of a ClusterQueue for a flavor and resource."""
+
         def quota(cq: K8sObject, key: str) -> float | None:
             for group in (cq.doc.get("spec") or {}).get("resourceGroups") or []:
                 for entry in group.get("flavors") or []:
@@ -171,14 +213,25 @@ class _Kueue:
             return None
 
         nominal = quota(queue, "nominalQuota") or 0.0
-        cohort = (queue.doc.get("spec") or {}).get("cohortName") or (queue.doc.get("spec") or {}).get("cohort")
+        cohort = (queue.doc.get("spec") or {}).get("cohortName") or (
+            queue.doc.get("spec") or {}
+        ).get("cohort")
         lendable = 0.0
         if cohort:
             for other in self.cluster_queues.values():
-                if other is queue or ((other.doc.get("spec") or {}).get("cohortName") or (other.doc.get("spec") or {}).get("cohort")) != cohort:
+                if (
+                    other is queue
+                    or (
+                        (other.doc.get("spec") or {}).get("cohortName")
+                        or (other.doc.get("spec") or {}).get("cohort")
+                    )
+                    != cohort
+                ):
                     continue
                 lending = quota(other, "lendingLimit")
-                lendable += lending if lending is not None else (quota(other, "nominalQuota") or 0.0)
+                lendable += (
+                    lending if lending is not None else (quota(other, "nominalQuota") or 0.0)
+                )
         borrowing = quota(queue, "borrowingLimit")
         return nominal, min(lendable, borrowing) if borrowing is not None else lendable
 
@@ -192,11 +245,18 @@ def _quota_findings(rendered, obj, kueue: _Kueue, queue: K8sObject) -> Iterator[
     groups = (queue.doc.get("spec") or {}).get("resourceGroups") or []
     covered = {name for group in groups for name in group.get("coveredResources") or []}
     for name in sorted(set(requests) - covered):
-        yield _finding(rendered, obj, f"requests {name} ({quantity.show(name, requests[name])}), which ClusterQueue "
-                       f"{queue.name} covers in no resource group: it is never admitted", "spec",
-                       f"add {name} to a resource group of {queue.name}, or drop the request")
+        yield _finding(
+            rendered,
+            obj,
+            f"requests {name} ({quantity.show(name, requests[name])}), which ClusterQueue "
+            f"{queue.name} covers in no resource group: it is never admitted",
+            "spec",
+            f"add {name} to a resource group of {queue.name}, or drop the request",
+        )
     for group in groups:
-        wanted = {name: requests[name] for name in group.get("coveredResources") or [] if name in requests}
+        wanted = {
+            name: requests[name] for name in group.get("coveredResources") or [] if name in requests
+        }
         if not wanted:
             continue
         shortfalls = []
@@ -205,16 +265,23 @@ def _quota_findings(rendered, obj, kueue: _Kueue, queue: K8sObject) -> Iterator[
             for name, amount in wanted.items():
                 nominal, lendable = kueue.available(queue, flavor["name"], name)
                 if amount > nominal + lendable:
-                    short.append(f"{name} {quantity.show(name, amount)} > {quantity.show(name, nominal)} nominal + "
-                                 f"{quantity.show(name, lendable)} from the cohort")
+                    short.append(
+                        f"{name} {quantity.show(name, amount)} > {quantity.show(name, nominal)} nominal + "
+                        f"{quantity.show(name, lendable)} from the cohort"
+                    )
             if not short:
                 break
             shortfalls.append(f"flavor {flavor['name']}: {', '.join(short)}")
         else:
             asked = ", ".join(f"{n} {quantity.show(n, v)}" for n, v in sorted(wanted.items()))
-            yield _finding(rendered, obj, f"the whole gang requests {asked}, more than ClusterQueue {queue.name} can ever "
-                           f"admit ({'; '.join(shortfalls)}): the job waits forever", "spec",
-                           f"raise {queue.name}'s nominalQuota (or borrowing), or request less")
+            yield _finding(
+                rendered,
+                obj,
+                f"the whole gang requests {asked}, more than ClusterQueue {queue.name} can ever "
+                f"admit ({'; '.join(shortfalls)}): the job waits forever",
+                "spec",
+                f"raise {queue.name}'s nominalQuota (or borrowing), or request less",
+            )
 
 
 def _queue_hint(kueue: _Kueue, namespace: str) -> str:
@@ -224,7 +291,9 @@ def _queue_hint(kueue: _Kueue, namespace: str) -> str:
         return f"label it {QUEUE_LABEL}: {names[0]}"
     if names:
         return f"label it {QUEUE_LABEL} with one of the namespace's LocalQueues: {', '.join(names)}"
-    return f"define a LocalQueue in namespace {namespace} and label the job {QUEUE_LABEL}: <its name>"
+    return (
+        f"define a LocalQueue in namespace {namespace} and label the job {QUEUE_LABEL}: <its name>"
+    )
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
@@ -237,41 +306,82 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         for key in suspend_path(obj):
             node = node.get(key) if isinstance(node, dict) else None
         if node is False:
-            yield _finding(rendered, obj, "sets its suspend field to false: Kueue suspends jobs until it admits them",
-                           ".".join(suspend_path(obj)), "leave suspend unset; Kueue sets it")
+            yield _finding(
+                rendered,
+                obj,
+                "sets its suspend field to false: Kueue suspends jobs until it admits them",
+                ".".join(suspend_path(obj)),
+                "leave suspend unset; Kueue sets it",
+            )
         if kueue.frameworks is not None and name not in kueue.frameworks:
-            yield _finding(rendered, obj, f"Kueue's configuration does not enable the {name} integration, so Kueue ignores "
-                           "this job", "kind", f"add {name} to integrations.frameworks in operators/kueue/controller-config.yaml")
+            yield _finding(
+                rendered,
+                obj,
+                f"Kueue's configuration does not enable the {name} integration, so Kueue ignores "
+                "this job",
+                "kind",
+                f"add {name} to integrations.frameworks in operators/kueue/controller-config.yaml",
+            )
         if obj.kind == "RayJob":
             spec = obj.doc.get("spec") or {}
             if spec.get("shutdownAfterJobFinishes") is not True:
-                yield _finding(rendered, obj, "Kueue admits a RayJob only with shutdownAfterJobFinishes: true",
-                               "spec.shutdownAfterJobFinishes")
+                yield _finding(
+                    rendered,
+                    obj,
+                    "Kueue admits a RayJob only with shutdownAfterJobFinishes: true",
+                    "spec.shutdownAfterJobFinishes",
+                )
             if (spec.get("rayClusterSpec") or {}).get("enableInTreeAutoscaling") is True:
-                yield _finding(rendered, obj, "Kueue does not admit a RayJob with in-tree autoscaling",
-                               "spec.rayClusterSpec.enableInTreeAutoscaling")
+                yield _finding(
+                    rendered,
+                    obj,
+                    "Kueue does not admit a RayJob with in-tree autoscaling",
+                    "spec.rayClusterSpec.enableInTreeAutoscaling",
+                )
         queue_name = ((obj.doc.get("metadata") or {}).get("labels") or {}).get(QUEUE_LABEL)
         if not queue_name:
-            yield _finding(rendered, obj, f"namespace {obj.namespace} is Kueue-managed but the job has no {QUEUE_LABEL} label: "
-                           "it runs outside every quota", "metadata.labels", _queue_hint(kueue, obj.namespace))
+            yield _finding(
+                rendered,
+                obj,
+                f"namespace {obj.namespace} is Kueue-managed but the job has no {QUEUE_LABEL} label: "
+                "it runs outside every quota",
+                "metadata.labels",
+                _queue_hint(kueue, obj.namespace),
+            )
             continue
         local = kueue.local_queues.get((obj.namespace, queue_name))
         if local is None:
-            yield _finding(rendered, obj, f"LocalQueue {queue_name} does not exist in namespace {obj.namespace}",
-                           f"metadata.labels.{QUEUE_LABEL}", _queue_hint(kueue, obj.namespace))
+            yield _finding(
+                rendered,
+                obj,
+                f"LocalQueue {queue_name} does not exist in namespace {obj.namespace}",
+                f"metadata.labels.{QUEUE_LABEL}",
+                _queue_hint(kueue, obj.namespace),
+            )
             continue
         cq_name = (local.doc.get("spec") or {}).get("clusterQueue")
         queue = kueue.cluster_queues.get(cq_name)
         if queue is None:
             existing = ", ".join(sorted(kueue.cluster_queues)) or "none is defined"
-            yield _finding(rendered, obj, f"LocalQueue {queue_name} points at ClusterQueue {cq_name}, which does not exist",
-                           f"metadata.labels.{QUEUE_LABEL}",
-                           f"point LocalQueue {queue_name}'s spec.clusterQueue at an existing ClusterQueue ({existing})")
+            yield _finding(
+                rendered,
+                obj,
+                f"LocalQueue {queue_name} points at ClusterQueue {cq_name}, which does not exist",
+                f"metadata.labels.{QUEUE_LABEL}",
+                f"point LocalQueue {queue_name}'s spec.clusterQueue at an existing ClusterQueue ({existing})",
+            )
             continue
-        labels = {**(kueue.namespace_labels(obj.namespace) or {}), "kubernetes.io/metadata.name": obj.namespace}
+        labels = {
+            **(kueue.namespace_labels(obj.namespace) or {}),
+            "kubernetes.io/metadata.name": obj.namespace,
+        }
         if not _selects((queue.doc.get("spec") or {}).get("namespaceSelector"), labels):
-            yield _finding(rendered, obj, f"ClusterQueue {cq_name}'s namespaceSelector does not select namespace {obj.namespace}",
-                           f"metadata.labels.{QUEUE_LABEL}")
+            yield _finding(
+                rendered,
+                obj,
+                f"ClusterQueue {cq_name}'s namespaceSelector does not select namespace {obj.namespace}",
+                f"metadata.labels.{QUEUE_LABEL}",
+            )
             continue
         try:
             yield from _quota_findings(rendered, obj, kueue, queue)

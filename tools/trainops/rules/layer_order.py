@@ -36,8 +36,12 @@ ANNOTATION_LIMIT = 262144
 
 def _crd_kinds(rendered: Rendered) -> set[tuple[str, str]]:
     return {
-        ((o.doc.get("spec") or {}).get("group"), ((o.doc.get("spec") or {}).get("names") or {}).get("kind"))
-        for o in rendered.objects if o.kind == "CustomResourceDefinition"
+        (
+            (o.doc.get("spec") or {}).get("group"),
+            ((o.doc.get("spec") or {}).get("names") or {}).get("kind"),
+        )
+        for o in rendered.objects
+        if o.kind == "CustomResourceDefinition"
     }
 
 
@@ -59,8 +63,17 @@ def _layer_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         if layers and min(layers) >= position:
             where = LAYERS[min(layers)]
             relation = "the same layer" if min(layers) == position else f"a later layer ({where})"
-            yield Finding(ID, SEVERITY, f"{obj.kind} is applied in {rendered.path.name}, but its CRD comes in {relation}",
-                          rendered.root, obj.file, obj.line, obj.ref, "kind", "move it to a layer after the CRD's")
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"{obj.kind} is applied in {rendered.path.name}, but its CRD comes in {relation}",
+                rendered.root,
+                obj.file,
+                obj.line,
+                obj.ref,
+                "kind",
+                "move it to a layer after the CRD's",
+            )
 
 
 def _argo_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
@@ -68,21 +81,40 @@ def _argo_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     sources = {}
     for app in apps:
         root = cluster.root_at(((app.doc.get("spec") or {}).get("source") or {}).get("path"))
-        wave = int(((app.doc["metadata"].get("annotations") or {}).get("argocd.argoproj.io/sync-wave", "0")))
+        wave = int(
+            (app.doc["metadata"].get("annotations") or {}).get("argocd.argoproj.io/sync-wave", "0")
+        )
         if root is not None:
             sources[app.name] = (app, root, wave, _crd_kinds(root))
     for app, root, wave, _ in sources.values():
-        for other, other_root, other_wave, kinds in sources.values():
+        for other, _other_root, other_wave, kinds in sources.values():
             clash = sorted({o.kind for o in _custom_resources(root, kinds)})
             if clash and other_wave >= wave:
-                same = "the same Application" if other is app else f"Application {other.name} (wave {other_wave})"
-                yield Finding(ID, SEVERITY, f"Application {app.name} (wave {wave}) applies {', '.join(clash)}, whose CRDs "
-                              f"come from {same}", rendered.root, app.file, app.line, app.ref, "spec.source.path",
-                              "give the CRDs' Application an earlier sync wave")
+                same = (
+                    "the same Application"
+                    if other is app
+                    else f"Application {other.name} (wave {other_wave})"
+                )
+                yield Finding(
+                    ID,
+                    SEVERITY,
+                    f"Application {app.name} (wave {wave}) applies {', '.join(clash)}, whose CRDs "
+                    f"come from {same}",
+                    rendered.root,
+                    app.file,
+                    app.line,
+                    app.ref,
+                    "spec.source.path",
+                    "give the CRDs' Application an earlier sync wave",
+                )
 
 
 def _flux_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
-    kustomizations = {o.name: o for o in rendered.objects if o.group == "kustomize.toolkit.fluxcd.io" and o.kind == "Kustomization"}
+    kustomizations = {
+        o.name: o
+        for o in rendered.objects
+        if o.group == "kustomize.toolkit.fluxcd.io" and o.kind == "Kustomization"
+    }
 
     def depends(name: str, seen=()) -> set[str]:
         found = set()
@@ -92,7 +124,10 @@ def _flux_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                 found |= {other} | depends(other, seen + (name,))
         return found
 
-    roots = {name: cluster.root_at((k.doc.get("spec") or {}).get("path")) for name, k in kustomizations.items()}
+    roots = {
+        name: cluster.root_at((k.doc.get("spec") or {}).get("path"))
+        for name, k in kustomizations.items()
+    }
     for name, kustomization in kustomizations.items():
         root = roots[name]
         if root is None:
@@ -103,10 +138,22 @@ def _flux_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                 continue
             clash = sorted({o.kind for o in _custom_resources(root, _crd_kinds(other_root))})
             if clash:
-                what = "itself" if other == name else f"Kustomization {other}, which it does not depend on"
-                yield Finding(ID, SEVERITY, f"Kustomization {name} applies {', '.join(clash)}, whose CRDs come from {what}",
-                              rendered.root, kustomization.file, kustomization.line, kustomization.ref, "spec.dependsOn",
-                              f"add dependsOn: [{{name: {other}}}] (with wait: true)")
+                what = (
+                    "itself"
+                    if other == name
+                    else f"Kustomization {other}, which it does not depend on"
+                )
+                yield Finding(
+                    ID,
+                    SEVERITY,
+                    f"Kustomization {name} applies {', '.join(clash)}, whose CRDs come from {what}",
+                    rendered.root,
+                    kustomization.file,
+                    kustomization.line,
+                    kustomization.ref,
+                    "spec.dependsOn",
+                    f"add dependsOn: [{{name: {other}}}] (with wait: true)",
+                )
 
 
 def _server_side_findings(rendered: Rendered) -> Iterator[Finding]:
@@ -115,12 +162,24 @@ def _server_side_findings(rendered: Rendered) -> Iterator[Finding]:
             continue
         size = len(json.dumps(obj.doc, separators=(",", ":")))
         metadata = obj.doc.get("metadata") or {}
-        marked = "ServerSideApply=true" in str((metadata.get("annotations") or {}).get("argocd.argoproj.io/sync-options", "")) \
+        marked = (
+            "ServerSideApply=true"
+            in str((metadata.get("annotations") or {}).get("argocd.argoproj.io/sync-options", ""))
             or (metadata.get("labels") or {}).get("trainops.dev/apply") == "server-side"
+        )
         if size > ANNOTATION_LIMIT and not marked:
-            yield Finding(ID, SEVERITY, f"CRD {obj.name} is {size} bytes, over the {ANNOTATION_LIMIT} a client-side apply can "
-                          "annotate, and is not marked for server-side apply", rendered.root, obj.file, obj.line, obj.ref,
-                          "metadata.annotations", "include components/server-side-crds in its layer")
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"CRD {obj.name} is {size} bytes, over the {ANNOTATION_LIMIT} a client-side apply can "
+                "annotate, and is not marked for server-side apply",
+                rendered.root,
+                obj.file,
+                obj.line,
+                obj.ref,
+                "metadata.annotations",
+                "include components/server-side-crds in its layer",
+            )
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:

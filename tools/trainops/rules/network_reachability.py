@@ -41,27 +41,58 @@ SUMMARY = "NetworkPolicies let through what distributed training, Ray, DNS and w
 
 def _network(cluster: Cluster) -> tuple[netpol.Cluster, list[netpol.Endpoint], list[traffic.Need]]:
     objects = list(cluster.objects())
-    policies = [netpol.Policy(o) for o in objects if o.kind == "NetworkPolicy" and o.api_version == "networking.k8s.io/v1"]
+    policies = [
+        netpol.Policy(o)
+        for o in objects
+        if o.kind == "NetworkPolicy" and o.api_version == "networking.k8s.io/v1"
+    ]
     labels = {}
     for obj in objects:
         if obj.kind == "Namespace" and obj.api_version == "v1":
             found = (obj.doc.get("metadata") or {}).get("labels")
-            labels[obj.name] = {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
-    return netpol.Cluster(policies, labels), traffic.ray_operator_pods(objects), list(traffic.webhook_needs(objects))
+            labels[obj.name] = (
+                {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+            )
+    return (
+        netpol.Cluster(policies, labels),
+        traffic.ray_operator_pods(objects),
+        list(traffic.webhook_needs(objects)),
+    )
 
 
 def _finding(rendered: Rendered, need: traffic.Need, verdict: netpol.Verdict) -> Finding:
     missing = need.ports - verdict.ports
-    allowed = "nothing" if not verdict.ports else f"only {verdict.ports & need.ports}" if verdict.ports & need.ports else "none of it"
+    allowed = (
+        "nothing"
+        if not verdict.ports
+        else f"only {verdict.ports & need.ports}"
+        if verdict.ports & need.ports
+        else "none of it"
+    )
     sides = "; ".join(
         f"its {direction} is limited by {', '.join(str(p) for p in policies)} to {passing or 'nothing of it'}"
         for direction, policies, passing in verdict.blockers(need.ports)
     )
-    message = (f"{need.source.description} → {need.destination.description} needs {need.ports} ({need.why}), "
-               f"but {allowed} may pass ({missing} blocked): {sides}")
-    hint = ("allow every TCP port between the job's pods (ingress and egress rules with no ports)"
-            if need.ports == traffic.ALL_TCP else f"allow {missing} from {need.source.description} to {need.destination.description}")
-    return Finding(ID, SEVERITY, message, rendered.root, need.obj.file, need.obj.line, need.obj.ref, need.path, hint)
+    message = (
+        f"{need.source.description} → {need.destination.description} needs {need.ports} ({need.why}), "
+        f"but {allowed} may pass ({missing} blocked): {sides}"
+    )
+    hint = (
+        "allow every TCP port between the job's pods (ingress and egress rules with no ports)"
+        if need.ports == traffic.ALL_TCP
+        else f"allow {missing} from {need.source.description} to {need.destination.description}"
+    )
+    return Finding(
+        ID,
+        SEVERITY,
+        message,
+        rendered.root,
+        need.obj.file,
+        need.obj.line,
+        need.obj.ref,
+        need.path,
+        hint,
+    )
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
@@ -69,7 +100,9 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     if not network.policies:
         return  # nothing isolates any pod: every connection is open
     objects = rendered.objects
-    needs = [need for obj in objects for need in traffic.workload_needs(obj, ray_operators)] + webhooks
+    needs = [
+        need for obj in objects for need in traffic.workload_needs(obj, ray_operators)
+    ] + webhooks
     own = {id(obj) for obj in objects}
     for need in needs:
         if id(need.obj) not in own:

@@ -32,6 +32,13 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
             if values:
                 keys = ", ".join(sorted(values))
                 yield Finding(
-                    ID, SEVERITY, f"Secret {obj.name} commits {field} ({keys})", rendered.root, obj.file, obj.line,
-                    obj.ref, field, "use workload identity or an external secret store; commit no secret values",
+                    ID,
+                    SEVERITY,
+                    f"Secret {obj.name} commits {field} ({keys})",
+                    rendered.root,
+                    obj.file,
+                    obj.line,
+                    obj.ref,
+                    field,
+                    "use workload identity or an external secret store; commit no secret values",
                 )

@@ -36,16 +36,47 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     warned: set[tuple[str, str]] = set()
     for obj in rendered.objects:
         namespace = obj.namespace if isinstance(obj.namespace, str) else None
-        if namespace and pod_templates(obj.doc) and cluster.namespace_labels(namespace) is None \
-                and ("namespace", namespace) not in warned:
+        if (
+            namespace
+            and pod_templates(obj.doc)
+            and cluster.namespace_labels(namespace) is None
+            and ("namespace", namespace) not in warned
+        ):
             warned.add(("namespace", namespace))
-            yield Finding(ID, SEVERITY, f"namespace {namespace} is not defined in this scope, so pod-security and "
-                          "network-reachability could not check its pods (its Pod Security level and NetworkPolicies are unknown)",
-                          rendered.root, obj.file, obj.line, obj.ref, "metadata.namespace", _HINT)
-        labels = (obj.doc.get("metadata") or {}).get("labels") if isinstance(obj.doc.get("metadata"), dict) else None
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"namespace {namespace} is not defined in this scope, so pod-security and "
+                "network-reachability could not check its pods (its Pod Security level and NetworkPolicies are unknown)",
+                rendered.root,
+                obj.file,
+                obj.line,
+                obj.ref,
+                "metadata.namespace",
+                _HINT,
+            )
+        labels = (
+            (obj.doc.get("metadata") or {}).get("labels")
+            if isinstance(obj.doc.get("metadata"), dict)
+            else None
+        )
         queue = labels.get(QUEUE_LABEL) if isinstance(labels, dict) else None
-        if isinstance(queue, str) and framework(obj) and not has_local_queues and ("queue", queue) not in warned:
+        if (
+            isinstance(queue, str)
+            and framework(obj)
+            and not has_local_queues
+            and ("queue", queue) not in warned
+        ):
             warned.add(("queue", queue))
-            yield Finding(ID, SEVERITY, f"no LocalQueue is in this scope, so kueue-admission could not check that LocalQueue "
-                          f"{queue} exists, points at a ClusterQueue and has quota for the job", rendered.root, obj.file,
-                          obj.line, obj.ref, f"metadata.labels.{QUEUE_LABEL}", _HINT)
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"no LocalQueue is in this scope, so kueue-admission could not check that LocalQueue "
+                f"{queue} exists, points at a ClusterQueue and has quota for the job",
+                rendered.root,
+                obj.file,
+                obj.line,
+                obj.ref,
+                f"metadata.labels.{QUEUE_LABEL}",
+                _HINT,
+            )

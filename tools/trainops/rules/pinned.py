@@ -32,5 +32,14 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     for pin in found:
         reason = pins.problem(pin)
         if reason:
-            yield Finding(ID, SEVERITY, reason, rendered.root, pin.file, pin.line, pin.object_ref, pin.path,
-                          "pin a release tag or a digest")
+            yield Finding(
+                ID,
+                SEVERITY,
+                reason,
+                rendered.root,
+                pin.file,
+                pin.line,
+                pin.object_ref,
+                pin.path,
+                "pin a release tag or a digest",
+            )

@@ -78,7 +78,15 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
             enforce = _policy(labels, "enforce")
             advisory = [p for p in (_policy(labels, "audit"), _policy(labels, "warn")) if p]
         except PolicyError as error:
-            yield Finding(ID, SEVERITY, f"namespace {obj.namespace}: {error}", rendered.root, obj.file, obj.line, obj.ref)
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"namespace {obj.namespace}: {error}",
+                rendered.root,
+                obj.file,
+                obj.line,
+                obj.ref,
+            )
             continue
         for template in templates:
             yield from _check_template(rendered, cluster, obj, template, enforce, advisory)
@@ -87,12 +95,27 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
 def _check_template(rendered, cluster, obj, template, enforce, advisory) -> Iterator[Finding]:
     template, injected = _with_injected(obj, template, cluster)
     if injected is not None and injected.error:
-        yield Finding(ID, SEVERITY, f"cannot read the init container the Training Operator injects: {injected.error}",
-                      rendered.root, obj.file, obj.line, obj.ref, template.path)
-    injected_paths = {
-        template.child(f"spec.initContainers[{i}]")
-        for i in range(len(template.spec["initContainers"]) - len(injected.containers), len(template.spec["initContainers"]))
-    } if injected else set()
+        yield Finding(
+            ID,
+            SEVERITY,
+            f"cannot read the init container the Training Operator injects: {injected.error}",
+            rendered.root,
+            obj.file,
+            obj.line,
+            obj.ref,
+            template.path,
+        )
+    injected_paths = (
+        {
+            template.child(f"spec.initContainers[{i}]")
+            for i in range(
+                len(template.spec["initContainers"]) - len(injected.containers),
+                len(template.spec["initContainers"]),
+            )
+        }
+        if injected
+        else set()
+    )
     reported = set()
     for severity, policy in [(Severity.ERROR, enforce)] + [(Severity.WARNING, p) for p in advisory]:
         if policy is None:
@@ -108,5 +131,14 @@ def _check_template(rendered, cluster, obj, template, enforce, advisory) -> Iter
                 shown_message = message
                 if any(path.startswith(p) for p in injected_paths):
                     shown_message = f"the init-pytorch container the Training Operator injects, from {injected.source}, fails: {message}"
-                yield Finding(ID, severity, shown_message, rendered.root, obj.file, obj.line, obj.ref, path,
-                              HINTS.get(violation.check))
+                yield Finding(
+                    ID,
+                    severity,
+                    shown_message,
+                    rendered.root,
+                    obj.file,
+                    obj.line,
+                    obj.ref,
+                    path,
+                    HINTS.get(violation.check),
+                )

@@ -42,9 +42,14 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
             continue  # schema-missing says so
         if lookup.absent_in:
             yield Finding(
-                ID, SEVERITY,
+                ID,
+                SEVERITY,
                 f"{obj.api_version} {obj.kind} does not exist in Kubernetes {', '.join(lookup.absent_in)}",
-                rendered.root, obj.file, obj.line, obj.ref, "apiVersion",
+                rendered.root,
+                obj.file,
+                obj.line,
+                obj.ref,
+                "apiVersion",
                 "use an apiVersion every declared Kubernetes version serves",
             )
         errors: dict[tuple[str, str], list[str]] = {}
@@ -52,6 +57,17 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
             if target.validator.is_valid(obj.doc):
                 continue
             for error in target.validator.iter_errors(obj.doc):
-                errors.setdefault((json_path(error.instance_path), error.message), []).append(target.label)
+                errors.setdefault((json_path(error.instance_path), error.message), []).append(
+                    target.label
+                )
         for (path, message), labels in errors.items():
-            yield Finding(ID, SEVERITY, f"{message} ({', '.join(labels)})", rendered.root, obj.file, obj.line, obj.ref, path or None)
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"{message} ({', '.join(labels)})",
+                rendered.root,
+                obj.file,
+                obj.line,
+                obj.ref,
+                path or None,
+            )

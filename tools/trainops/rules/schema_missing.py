@@ -34,9 +34,14 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         if cluster.config is not None and cluster.config.skipped(obj.api_version, obj.kind):
             continue
         yield Finding(
-            ID, SEVERITY,
+            ID,
+            SEVERITY,
             f"no schema for {obj.api_version} {obj.kind}: no declared Kubernetes version "
             f"({', '.join(catalog.kubernetes_versions)}) serves it and no rendered CRD defines it",
-            rendered.root, obj.file, obj.line, obj.ref, "apiVersion",
+            rendered.root,
+            obj.file,
+            obj.line,
+            obj.ref,
+            "apiVersion",
             "fix the apiVersion/kind, render the CRD from a crdRoots entry, or add it to skipKinds with a reason",
         )

@@ -36,9 +36,15 @@ SUMMARY = "webhooks, conversion webhooks and APIServices name Services that exis
 
 def _environment(cluster: Cluster):
     objects = list(cluster.objects())
-    namespaces = {o.namespace or "default" for o in objects} | {o.name for o in objects if o.kind == "Namespace"}
-    pod_labels = [(p.endpoint.namespace, p.endpoint.labels) for o in objects
-                  if o.kind in ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Pod") for p in pods_of(o)]
+    namespaces = {o.namespace or "default" for o in objects} | {
+        o.name for o in objects if o.kind == "Namespace"
+    }
+    pod_labels = [
+        (p.endpoint.namespace, p.endpoint.labels)
+        for o in objects
+        if o.kind in ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Pod")
+        for p in pods_of(o)
+    ]
     return services(objects), namespaces, pod_labels
 
 
@@ -50,22 +56,53 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         if service is None:
             if reference.namespace not in namespaces:
                 continue  # nothing of that namespace in scope (a layer checked alone): nothing to compare with
-            present = sorted(name for namespace, name in by_name if namespace == reference.namespace)
-            yield Finding(ID, SEVERITY, f"the {reference.what} names Service {where}, which this environment does not have "
-                          f"(Services in {reference.namespace}: {', '.join(present) or 'none'})", rendered.root, obj.file,
-                          obj.line, obj.ref, f"{reference.path}.name",
-                          "name the Service the operator's base creates; a composed layer may need components/webhook-service-names")
+            present = sorted(
+                name for namespace, name in by_name if namespace == reference.namespace
+            )
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"the {reference.what} names Service {where}, which this environment does not have "
+                f"(Services in {reference.namespace}: {', '.join(present) or 'none'})",
+                rendered.root,
+                obj.file,
+                obj.line,
+                obj.ref,
+                f"{reference.path}.name",
+                "name the Service the operator's base creates; a composed layer may need components/webhook-service-names",
+            )
             continue
         ports = service_ports(service)
         if not any(p.get("port") == reference.port for p in ports):
             shown = ", ".join(str(p.get("port")) for p in ports) or "none"
-            yield Finding(ID, SEVERITY, f"the {reference.what} calls Service {where} on port {reference.port}, which it does not "
-                          f"expose (its ports: {shown})", rendered.root, obj.file, obj.line, obj.ref, f"{reference.path}.port",
-                          f"set the port to one the Service exposes, or add port {reference.port} to the Service")
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"the {reference.what} calls Service {where} on port {reference.port}, which it does not "
+                f"expose (its ports: {shown})",
+                rendered.root,
+                obj.file,
+                obj.line,
+                obj.ref,
+                f"{reference.path}.port",
+                f"set the port to one the Service exposes, or add port {reference.port} to the Service",
+            )
             continue
         selector = service_selector(service)
-        if selector and not any(namespace == reference.namespace and all(labels.get(k) == v for k, v in selector.items())
-                                for namespace, labels in pod_labels):
-            yield Finding(ID, SEVERITY, f"the {reference.what} calls Service {where}, whose selector {selector} matches no pod "
-                          "template of this environment", rendered.root, obj.file, obj.line, obj.ref, reference.path,
-                          "make the Service's selector match the labels of the operator's pod template")
+        if selector and not any(
+            namespace == reference.namespace
+            and all(labels.get(k) == v for k, v in selector.items())
+            for namespace, labels in pod_labels
+        ):
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"the {reference.what} calls Service {where}, whose selector {selector} matches no pod "
+                "template of this environment",
+                rendered.root,
+                obj.file,
+                obj.line,
+                obj.ref,
+                reference.path,
+                "make the Service's selector match the labels of the operator's pod template",
+            )

@@ -25,9 +25,18 @@ def converted(crd: dict, notes: list[str]) -> Converted:
     if path.is_file():
         try:
             data = json.loads(path.read_text())
-            return Converted(data["group"], data["kind"], data["versions"], data["cel_rules"], data["name"], data["unschematized"])
+            return Converted(
+                data["group"],
+                data["kind"],
+                data["versions"],
+                data["cel_rules"],
+                data["name"],
+                data["unschematized"],
+            )
         except (OSError, ValueError, KeyError, TypeError) as error:
-            notes.append(f"cache entry {path} is unreadable ({error.__class__.__name__}); converted the CRD again")
+            notes.append(
+                f"cache entry {path} is unreadable ({error.__class__.__name__}); converted the CRD again"
+            )
     result = convert(crd)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")

@@ -44,7 +44,12 @@ def _pruned(schema: dict) -> dict:
 
 
 class Catalog:
-    def __init__(self, kubernetes_versions: list[str], crds: list[dict], installers: dict[str, str] | None = None):
+    def __init__(
+        self,
+        kubernetes_versions: list[str],
+        crds: list[dict],
+        installers: dict[str, str] | None = None,
+    ):
         self.kubernetes_versions = kubernetes_versions
         self.notes: list[str] = []
         self.crd_schemas: dict[tuple[str, str, str], dict] = {}
@@ -70,7 +75,11 @@ class Catalog:
 
     def _keep_cel_schemas(self, crd: dict, group: str, kind: str) -> None:
         for version in (crd.get("spec") or {}).get("versions") or []:
-            source = (version.get("schema") or {}).get("openAPIV3Schema") if isinstance(version, dict) else None
+            source = (
+                (version.get("schema") or {}).get("openAPIV3Schema")
+                if isinstance(version, dict)
+                else None
+            )
             if version.get("served", True) and isinstance(source, dict) and cel.has_rules(source):
                 self.cel_schemas[(group, version.get("name"), kind)] = source
 
@@ -103,12 +112,16 @@ class Catalog:
         group, _, version = api_version.rpartition("/")
         crd_schema = self.crd_schemas.get((group, version, kind))
         if crd_schema is not None:
-            return Lookup([Target(f"CRD {self.crd_names[(group, kind)]}", self._compile(crd_schema))])
+            return Lookup(
+                [Target(f"CRD {self.crd_names[(group, kind)]}", self._compile(crd_schema))]
+            )
         targets, absent = [], []
         for k8s_version in self.kubernetes_versions:
             schema = core.schema_for(k8s_version, api_version, kind)
             if schema is None:
                 absent.append(k8s_version)
             else:
-                targets.append(Target(f"Kubernetes {k8s_version}", self._compile(_pruned(dict(schema)))))
+                targets.append(
+                    Target(f"Kubernetes {k8s_version}", self._compile(_pruned(dict(schema))))
+                )
         return Lookup(targets, absent) if targets else None

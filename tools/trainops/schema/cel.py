@@ -31,12 +31,45 @@ _OLD_SELF = re.compile(r"\boldSelf\b")
 _FUNCTION_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 # Functions and macros of standard CEL that common-expression-language implements.
 _STANDARD = frozenset(
-    "has size all exists exists_one filter map in contains startsWith endsWith matches int uint double string "
-    "bool bytes type dyn duration timestamp getDate getDayOfMonth getDayOfWeek getDayOfYear getFullYear "
-    "getHours getMilliseconds getMinutes getMonth getSeconds max min".split()
+    [
+        "has",
+        "size",
+        "all",
+        "exists",
+        "exists_one",
+        "filter",
+        "map",
+        "in",
+        "contains",
+        "startsWith",
+        "endsWith",
+        "matches",
+        "int",
+        "uint",
+        "double",
+        "string",
+        "bool",
+        "bytes",
+        "type",
+        "dyn",
+        "duration",
+        "timestamp",
+        "getDate",
+        "getDayOfMonth",
+        "getDayOfWeek",
+        "getDayOfYear",
+        "getFullYear",
+        "getHours",
+        "getMilliseconds",
+        "getMinutes",
+        "getMonth",
+        "getSeconds",
+        "max",
+        "min",
+    ]
 )
 _REASONS = {
-    "FieldValueInvalid": "Invalid value: \"{type}\": {message}",
+    "FieldValueInvalid": 'Invalid value: "{type}": {message}',
     "FieldValueForbidden": "Forbidden: {message}",
     "FieldValueRequired": "Required value: {message}",
     "FieldValueDuplicate": "Duplicate value: {message}",
@@ -53,7 +86,9 @@ class RuleFailure:
 @dataclass
 class Outcome:
     failures: list[RuleFailure] = field(default_factory=list)
-    unevaluated: list[str] = field(default_factory=list)  # why a rule could not run (a note under -v)
+    unevaluated: list[str] = field(
+        default_factory=list
+    )  # why a rule could not run (a note under -v)
 
 
 class _Compiled:
@@ -66,10 +101,15 @@ class _Compiled:
         if source not in self._programs:
             try:
                 program = cel.compile(source)
-                named = {f for f in program.functions() if _FUNCTION_NAME.match(f)}  # not operators (_&&_, @in, …)
+                named = {
+                    f for f in program.functions() if _FUNCTION_NAME.match(f)
+                }  # not operators (_&&_, @in, …)
                 unknown = sorted(named - _STANDARD)
-                self._programs[source] = (f"uses {', '.join(unknown)}, which this evaluator does not implement"
-                                          if unknown else program)
+                self._programs[source] = (
+                    f"uses {', '.join(unknown)}, which this evaluator does not implement"
+                    if unknown
+                    else program
+                )
             except Exception as error:  # noqa: BLE001 - any refusal by the compiler is a reason, not a crash
                 self._programs[source] = f"does not compile: {str(error).splitlines()[0]}"
         return self._programs[source]
@@ -92,7 +132,14 @@ def _plain(value: object) -> object:
 def _schema_type(schema: dict, value: object) -> str:
     if isinstance(schema.get("type"), str):
         return schema["type"]
-    return {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number"}.get(type(value), "object")
+    return {
+        dict: "object",
+        list: "array",
+        str: "string",
+        bool: "boolean",
+        int: "integer",
+        float: "number",
+    }.get(type(value), "object")
 
 
 def _join(path: str, part: str | int) -> str:
@@ -113,13 +160,17 @@ def _run(rule: dict, value: object, path: str, schema: dict, outcome: Outcome, w
         return
     program = _COMPILED.get(source)
     if isinstance(program, str):
-        outcome.unevaluated.append(f"{where}: rule {source!r} at {path or '<root>'} {program}: not checked")
+        outcome.unevaluated.append(
+            f"{where}: rule {source!r} at {path or '<root>'} {program}: not checked"
+        )
         return
     try:
         passed = program.execute({"self": value})
     except Exception as error:  # noqa: BLE001 - a runtime error (no such key, no overload) is reported, not raised
-        outcome.unevaluated.append(f"{where}: rule {source!r} at {path or '<root>'} could not be evaluated: "
-                                   f"{str(error).splitlines()[0]}: not checked")
+        outcome.unevaluated.append(
+            f"{where}: rule {source!r} at {path or '<root>'} could not be evaluated: "
+            f"{str(error).splitlines()[0]}: not checked"
+        )
         return
     if passed is True:
         return
@@ -137,8 +188,14 @@ def _run(rule: dict, value: object, path: str, schema: dict, outcome: Outcome, w
     field_path = rule.get("fieldPath")
     if isinstance(field_path, str) and field_path.startswith("."):
         path = f"{path}{field_path}" if path else field_path[1:]
-    template = _REASONS.get(str(rule.get("reason") or "FieldValueInvalid"), _REASONS["FieldValueInvalid"])
-    outcome.failures.append(RuleFailure(path, template.format(type=_schema_type(schema, value), message=message), source))
+    template = _REASONS.get(
+        str(rule.get("reason") or "FieldValueInvalid"), _REASONS["FieldValueInvalid"]
+    )
+    outcome.failures.append(
+        RuleFailure(
+            path, template.format(type=_schema_type(schema, value), message=message), source
+        )
+    )
 
 
 def _walk(schema: dict, value: object, path: str, outcome: Outcome, where: str) -> None:

@@ -17,7 +17,9 @@ def schema_root() -> Path:
     # Located without importing kubernetes_validate, whose import pulls in a validator we do not use.
     spec = importlib.util.find_spec("kubernetes_validate")
     if spec is None or not spec.submodule_search_locations:
-        raise CannotRun("the kubernetes-validate package is not installed: run `make validate` or pip install .")
+        raise CannotRun(
+            "the kubernetes-validate package is not installed: run `make validate` or pip install ."
+        )
     return Path(spec.submodule_search_locations[0]) / "kubernetes-json-schema"
 
 
@@ -42,7 +44,11 @@ def folder(version: str) -> Path:
 def file_name(group: str, version: str, kind: str) -> str:
     """kubernetes-validate's (and kubeconform's) layout: kind-group-version.json, group's first label."""
     group_label = group.split(".")[0]
-    return f"{kind.lower()}-{group_label}-{version}.json" if group else f"{kind.lower()}-{version}.json"
+    return (
+        f"{kind.lower()}-{group_label}-{version}.json"
+        if group
+        else f"{kind.lower()}-{version}.json"
+    )
 
 
 @cache
@@ -60,7 +66,9 @@ def schema_for(k8s_version: str, api_version: str, kind: str) -> dict | None:
         return None
     schema = json.loads(path.read_text().replace(_REF_PREFIX, '"#/$defs/'))
     # The file name keeps only the group's first label: make sure it is this group's kind.
-    if api_version not in (schema.get("properties", {}).get("apiVersion", {}).get("enum") or [api_version]):
+    if api_version not in (
+        schema.get("properties", {}).get("apiVersion", {}).get("enum") or [api_version]
+    ):
         return None
     schema["$defs"] = _definitions(k8s_version)
     return schema

@@ -50,10 +50,16 @@ def _convert(node: dict, seen_cel: list[bool]) -> dict:
         for name in ("apiVersion", "kind"):
             properties.setdefault(name, {"type": "string"})
         properties.setdefault("metadata", {"type": "object"})
-    if "properties" in out and "additionalProperties" not in out and not node.get("x-kubernetes-preserve-unknown-fields"):
+    if (
+        "properties" in out
+        and "additionalProperties" not in out
+        and not node.get("x-kubernetes-preserve-unknown-fields")
+    ):
         out["additionalProperties"] = False
     if node.get("nullable") and "type" in out:
-        out["type"] = [out["type"], "null"] if isinstance(out["type"], str) else list(out["type"]) + ["null"]
+        out["type"] = (
+            [out["type"], "null"] if isinstance(out["type"], str) else list(out["type"]) + ["null"]
+        )
     out.pop("nullable", None)
     return out
 

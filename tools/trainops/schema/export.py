@@ -42,7 +42,9 @@ def export(catalog: Catalog, out: Path) -> dict[str, int]:
             _write(folder / source.name, json.dumps(schema))
             count += 1
         for (group, api_version, kind), schema in sorted(catalog.crd_schemas.items()):
-            _write(folder / f"{kind.lower()}-{group}-{api_version}.json", json.dumps(schema, indent=1))
+            _write(
+                folder / f"{kind.lower()}-{group}-{api_version}.json", json.dumps(schema, indent=1)
+            )
             count += 1
         written[version] = count
     return written
