@@ -149,6 +149,9 @@ def test_limits_patterns_and_rules():
     new["properties"]["mode"]["x-kubernetes-validations"] = [{"rule": "size(self) < 8"}]
     new["properties"]["items"]["x-kubernetes-list-type"] = "atomic"
     new["properties"]["size"]["description"] = "not listed"
+    new["properties"]["tags"] = {"type": "array", "items": {"type": "string"}}
+    old["properties"]["tags"] = copy.deepcopy(new["properties"]["tags"])
+    new["properties"]["tags"]["x-kubernetes-list-type"] = "set"
     assert _changes(_crd({"v1": old}), _crd({"v1": new})) == {
         ("v1", "spec.items", "maxItems loosened from 10 to 18", False),
         ("v1", "spec.items", "minItems 1 added", True),
@@ -159,6 +162,12 @@ def test_limits_patterns_and_rules():
             False,
         ),
         ("v1", "spec.mode", "pattern added: ^[a-z]+$", True),
+        (
+            "v1",
+            "spec.tags",
+            "x-kubernetes-list-type changed from None to set (its items must now be unique)",
+            True,
+        ),
         ("v1", "spec.mode", "validation rule added: size(self) < 8", True),
         ("v1", "spec.mode", "validation rule removed: self != 'x'", False),
     }

@@ -90,3 +90,50 @@ def test_the_init_container_the_operator_injects_is_part_of_the_pod(findings_of)
         "must be less than or equal to cpu limit of 100m (in the init-pytorch container the Training Operator injects, "
         "from ConfigMap pytorch-init-container"
     )
+
+
+def test_more_kinds_in_the_api_servers_words(findings_of):
+    found = {(f.object.kind, f.path): f.message for f in findings_of(RULE, "bad-more.yaml")}
+    assert found == {
+        ("CronJob", "spec.schedule"): (
+            'Invalid value: "0 0 2 * * *": expected exactly 5 fields, found 6: [0 0 2 * * *]'
+        ),
+        ("Job", "metadata.generateName"): f'Invalid value: "Train_": {SUBDOMAIN}',
+        ("Job", f"{POD}.containers[0].resources.requests[memory]"): (
+            "quantities must match the regular expression "
+            "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+        ),
+        ("Service", "spec.ports[0].port"): (
+            "Invalid value: 70000: must be between 1 and 65535, inclusive"
+        ),
+    }
+
+
+def test_what_operators_add_to_the_pods_they_build(findings_of):
+    found = {(f.path, f.line): f.message for f in findings_of(RULE, "bad-operator-pods.yaml")}
+    volcano = "the Pod Volcano creates from this template is rejected: "
+    svc = "Volcano's svc plugin (on with pytorch, tensorflow and mpi)"
+    long_name = "recommender-train-volcano-with-a-longer-descriptive-name"
+    assert found == {
+        ("spec.tasks[0].template.spec.hostname", 8): (
+            f'{volcano}Invalid value: "{long_name}-master-0": must be no more than 63 characters '
+            f"(in the hostname {svc} gives each Pod: its name)"
+        ),
+        ("spec.tasks[1].template.spec.hostname", 8): (
+            f'{volcano}Invalid value: "{long_name}-worker-0": must be no more than 63 characters '
+            f"(in the hostname {svc} gives each Pod: its name)"
+        ),
+        ("spec.tasks[0].template.spec.containers[0].volumeMounts", 8): (
+            f'{volcano}Invalid value: "/etc/volcano": must be unique '
+            f"(in the mount at /etc/volcano {svc} adds to every container)"
+        ),
+        ("spec.tasks[1].template.spec.containers[0].ports", 8): (
+            f'{volcano}Duplicate value: "pytorchjob-port" '
+            "(in the pytorchjob-port port Volcano's pytorch plugin opens on container port 23456)"
+        ),
+        ("spec.submitterPodTemplate.spec.restartPolicy", 41): (
+            "the Job KubeRay creates from this template is rejected: "
+            'Unsupported value: "Always": supported values: "OnFailure", "Never"'
+        ),
+    }
+    assert findings_of(RULE, "good-operator-pods.yaml") == []

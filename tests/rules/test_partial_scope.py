@@ -14,9 +14,27 @@ def test_bad(findings_of):
     assert [(f.severity, f.line, f.path) for f in findings] == [
         (Severity.WARNING, 2, "metadata.namespace"),
         (Severity.WARNING, 2, "metadata.labels.kueue.x-k8s.io/queue-name"),
+        (Severity.WARNING, 2, "metadata.labels.kueue.x-k8s.io/queue-name"),
     ]
     assert findings[0].message.startswith(
         "namespace training is not defined in this scope, so pod-security and network-reachability"
     )
     assert "LocalQueue training-lq" in findings[1].message
+    assert findings[2].message == (
+        "no Kueue configuration is in this scope, so kueue-admission could not check that Kueue "
+        "manages Job (its integrations are unknown)"
+    )
     assert findings[0].hint.startswith("validate the environment's layers together")
+
+
+def test_the_training_operator_out_of_scope(findings_of):
+    [finding] = findings_of(RULE, "bad-operators.yaml")
+    assert (finding.object.kind, finding.line, finding.path) == (
+        "PyTorchJob",
+        8,
+        "spec.pytorchReplicaSpecs",
+    )
+    assert finding.message.startswith(
+        "no Training Operator is in this scope, so pod-security and api-validation judged the "
+        "worker Pods with its built-in init-pytorch container"
+    )

@@ -47,3 +47,27 @@ def test_the_init_container_the_training_operator_injects_counts(findings_of):
         )
         for f in findings
     )
+
+
+def test_containers_volcano_and_kuberay_add_count(findings_of):
+    found = {
+        (f.path, f.message.split(" fails: ")[0])
+        for f in findings_of("pod-security", "operator-added.yaml")
+    }
+    volcano = (
+        "the wait-for-master init container Volcano's pytorch plugin adds to worker Pods "
+        "(--wait-master-enabled)"
+    )
+    autoscaler = (
+        "the autoscaler container KubeRay adds to the head Pod "
+        "(its securityContext comes from autoscalerOptions.securityContext)"
+    )
+    worker = "spec.tasks[1].template.spec.initContainers[0].securityContext"
+    head = "spec.headGroupSpec.template.spec.containers[1].securityContext"
+    assert found == {
+        (f"{worker}.allowPrivilegeEscalation", volcano),
+        (f"{worker}.capabilities", volcano),
+        (f"{head}.allowPrivilegeEscalation", autoscaler),
+        (f"{head}.capabilities", autoscaler),
+    }
+    assert findings_of("pod-security", "operator-added-good.yaml") == []

@@ -134,12 +134,7 @@ def _compare(crd: str, version: str, path: str, old: dict, new: dict) -> list[Sc
     ]
     for key in _MERGE_KEYS:
         if old.get(key) != new.get(key):
-            found.append(
-                change(
-                    f"{key} changed from {old.get(key)} to {new.get(key)} (how server-side apply merges it)",
-                    False,
-                )
-            )
+            found.append(_merge_change(key, old, new, change))
     old_props, new_props = old.get("properties") or {}, new.get("properties") or {}
     old_required, new_required = set(old.get("required") or []), set(new.get("required") or [])
     for name in sorted(old_props.keys() | new_props.keys()):
@@ -159,6 +154,27 @@ def _compare(crd: str, version: str, path: str, old: dict, new: dict) -> list[Sc
         if isinstance(old.get(key), dict) and isinstance(new.get(key), dict):
             found += _compare(crd, version, path + suffix, old[key], new[key])
     return found
+
+
+def _merge_change(key: str, old: dict, new: dict, change):
+    """A list becoming a `set` or a `map` (or a map changing its keys) is validated anew: the
+    API server then rejects duplicate items or keys and, for a map, items missing a key field
+    (apiextensions-apiserver pkg/apiserver/schema/listtype/validation.go), so stored objects and
+    manifests that passed before can fail. `x-kubernetes-map-type` and a list becoming `atomic`
+    change only how server-side apply merges."""
+    before, after = old.get(key), new.get(key)
+    if key == "x-kubernetes-list-type" and after in ("set", "map"):
+        return change(
+            f"{key} changed from {before} to {after} (its items must now be unique)", True
+        )
+    if key == "x-kubernetes-list-map-keys" and new.get("x-kubernetes-list-type") == "map":
+        return change(
+            f"{key} changed from {before} to {after} (items must be unique by, and carry, the new keys)",
+            True,
+        )
+    return change(
+        f"{key} changed from {before} to {after} (how server-side apply merges it)", False
+    )
 
 
 def _bounds(old: dict, new: dict) -> list[tuple[str, bool]]:

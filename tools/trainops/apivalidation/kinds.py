@@ -45,13 +45,16 @@ def cron_job(doc: dict) -> Errors:
     spec = _spec(doc)
     errors: Errors = []
     schedule = spec.get("schedule")
-    if isinstance(schedule, str) and not schedule.startswith("@") and len(schedule.split()) != 5:
+    # cron.ParseStandard (robfig/cron v3, parser.go) in validateScheduleFormat: five fields or an
+    # @descriptor; its error prints the fields as a Go slice.
+    fields = schedule.split() if isinstance(schedule, str) else []
+    if isinstance(schedule, str) and not schedule.startswith("@") and len(fields) != 5:
         errors.append(
             (
                 "spec.schedule",
                 invalid(
                     schedule,
-                    f"Expected exactly 5 fields, found {len(schedule.split())}: {schedule}",
+                    f"expected exactly 5 fields, found {len(fields)}: [{' '.join(fields)}]",
                 ),
             )
         )

@@ -246,6 +246,10 @@ def validate_pod_spec(spec: object, path: str, context: PodContext) -> Errors:
         errors += _container(
             container, f"{path}.initContainers[{index}]", volumes, context, init=True
         )
+    for key in ("hostname", "subdomain"):
+        value = spec.get(key)
+        if isinstance(value, str) and value:
+            errors += [(f"{path}.{key}", invalid(value, m)) for m in names.dns1123_label(value)]
     policy = spec.get("restartPolicy", "Always")
     if (
         context.restart_policies is not None

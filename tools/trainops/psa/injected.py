@@ -58,6 +58,11 @@ def _training_operator_args(cluster: Cluster):
                 yield obj, spec, container
 
 
+def training_operator_in(cluster: Cluster) -> bool:
+    """Whether this scope holds the Training Operator's Deployment (and so its configuration)."""
+    return next(_training_operator_args(cluster), None) is not None
+
+
 def _config_map(cluster: Cluster, namespace: str | None, name: str):
     for obj in cluster.objects():
         if obj.kind == "ConfigMap" and obj.name == name and obj.namespace == namespace:

@@ -16,9 +16,13 @@ the API server words it (kubernetes pkg/apis/core/validation and friends):
 - Job/CronJob counts and schedule, PVCs without an access mode or storage request, Services
   without ports or with unnamed ports among several, NetworkPolicy `endPort` below `port`.
 - The Pods operators create from templates in custom resources (Kubeflow jobs, Ray clusters and
-  jobs, JobSet, Volcano): validated as Pods, with the init containers operators add
-  (`init-pytorch` from the Training Operator, `wait-gcs-ready` from KubeRay) counted for name
-  clashes; a JobSet's templates become Jobs, so their restart policy is checked too.
+  jobs, JobSet, Volcano), validated as Pods with what each operator adds (trainops/operator_pods.py,
+  from the pinned sources): the Training Operator's `init-pytorch`; KubeRay's `wait-gcs-ready` and
+  autoscaler, and the Job its RayJob submitter template becomes; Volcano's svc plugin (each Pod's
+  hostname `<job>-<task>-<index>` and subdomain `<job>` must be DNS labels, a `<job>-svc` volume
+  mounted at /etc/volcano in every container) and pytorch plugin (a `pytorchjob-port` port, the
+  `wait-for-master` init container); a JobSet's templates become Jobs, so their restart policy is
+  checked too.
 
 Why it matters: a core object fails `kubectl apply`; a template in a custom resource is accepted
 with its resource, and its Pods are rejected later, when the operator creates them: the job
@@ -35,7 +39,7 @@ from trainops.apivalidation import kinds, meta
 from trainops.apivalidation.pod import PodContext, validate_pod_spec
 from trainops.findings import Finding, Severity
 from trainops.objects import K8sObject
-from trainops.psa.injected import pytorch_init, receives_pytorch_init
+from trainops.operator_pods import OPERATORS, OperatorPod, operator_pod
 from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
 
@@ -46,12 +50,6 @@ SUMMARY = "objects, and the Pods operators build from their templates, pass the 
 RELAXED_ENV_NAMES_FROM = (
     34  # RelaxedEnvironmentVariableValidation is on by default from Kubernetes v1.34
 )
-_OPERATORS = {
-    "kubeflow.org": "the Training Operator",
-    "ray.io": "KubeRay",
-    "jobset.x-k8s.io": "the JobSet controller",
-    "batch.volcano.sh": "Volcano",
-}
 
 
 def _relaxed(cluster: Cluster) -> bool:
@@ -64,48 +62,25 @@ def _relaxed(cluster: Cluster) -> bool:
     return bool(minors) and min(minors) >= RELAXED_ENV_NAMES_FROM
 
 
-def _template_context(obj: K8sObject, path: str, custom: bool, relaxed: bool) -> PodContext:
+def _template_context(
+    obj: K8sObject, built: OperatorPod, custom: bool, relaxed: bool
+) -> PodContext:
     if not custom:
         return PodContext(kinds.RESTART_POLICIES.get((obj.group, obj.kind)), relaxed)
-    spec = obj.doc.get("spec") if isinstance(obj.doc.get("spec"), dict) else {}
-    injected: dict[str, str] = {}
-    policies = None
-    if obj.group == "kubeflow.org" and obj.kind == "PyTorchJob":
-        if "Master" in (spec.get("pytorchReplicaSpecs") or {}) and ".Master." not in f"{path}.":
-            injected["init-pytorch"] = "the Training Operator"
-    elif obj.group == "ray.io" and "workerGroupSpecs[" in path:
-        injected["wait-gcs-ready"] = "KubeRay"
-    elif obj.group == "jobset.x-k8s.io":
-        policies = kinds.RESTART_POLICIES[
-            ("batch", "Job")
-        ]  # each replicated job's template becomes a Job
-    return PodContext(policies, relaxed, injected)
-
-
-def _with_injected(obj: K8sObject, template, cluster: Cluster) -> tuple[dict, list]:
-    """The pod spec with the init container the Training Operator injects into PyTorchJob workers, and where it sits."""
-    if not receives_pytorch_init(obj.doc, template.path):
-        return template.spec, []
-    injected = cluster.memo("pytorch-init", pytorch_init)
-    if injected.error or not injected.containers:
-        return template.spec, []
-    existing = (
-        template.spec.get("initContainers")
-        if isinstance(template.spec.get("initContainers"), list)
-        else []
-    )
-    spec = {**template.spec, "initContainers": existing + injected.containers}
-    base = template.child("spec.initContainers")
-    return spec, [
-        (f"{base}[{len(existing) + i}]", injected.source) for i in range(len(injected.containers))
-    ]
+    who = OPERATORS.get(obj.group, "its operator")
+    injected = {
+        a.container_name: who
+        for a in built.additions
+        if a.container_name and a.path.startswith("spec.initContainers[")
+    }
+    return PodContext(built.restart_policies, relaxed, injected)
 
 
 def _is_custom(obj: K8sObject, cluster: Cluster) -> bool:
     catalog = cluster.catalog
     return (
         bool(catalog is not None and catalog.installer_of(obj.api_version, obj.kind) is not None)
-        or obj.group in _OPERATORS
+        or obj.group in OPERATORS
     )
 
 
@@ -119,10 +94,11 @@ def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[s
     if check is not None:
         yield from check(obj.doc)
     for template in pod_templates(obj.doc):
+        built = operator_pod(obj, template, cluster) if custom else OperatorPod(template)
         prefix = ""
         if custom:
-            made = "Job" if obj.group == "jobset.x-k8s.io" else "Pod"
-            prefix = f"the {made} {_OPERATORS.get(obj.group, 'its operator')} creates from this template is rejected: "
+            made = "Job" if built.restart_policies else "Pod"
+            prefix = f"the {made} {OPERATORS.get(obj.group, 'its operator')} creates from this template is rejected: "
         if template.path:
             labels_meta = {
                 k: template.metadata.get(k)
@@ -133,16 +109,17 @@ def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[s
                 "", "Pod", labels_meta, custom=False, path=template.child("metadata")
             ):
                 yield path, prefix + message
-        context = _template_context(obj, template.path, custom, relaxed)
-        spec, injected = _with_injected(obj, template, cluster)
-        for path, message in validate_pod_spec(spec, template.child("spec"), context):
-            source = next((source for where, source in injected if path.startswith(where)), None)
-            if source is not None:
-                if message.startswith("Duplicate value"):
+        context = _template_context(obj, built, custom, relaxed)
+        for path, message in validate_pod_spec(built.template.spec, "spec", context):
+            addition = built.addition_at(path)
+            if addition is not None:
+                if message.startswith("Duplicate value") and addition.container_name in (
+                    context.injected_init
+                ):
                     continue  # reported at the template's own container of that name
-                message = f"{message} (in the init-pytorch container the Training Operator injects, from {source})"
-                path = template.child("spec.initContainers")
-            yield path, prefix + message
+                message = f"{message} (in {addition.description})"
+                path = addition.report_at
+            yield template.child(path), prefix + message
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:

@@ -4,7 +4,11 @@ What it catches (as warnings): objects checked without the context some rules ne
 - pods in a namespace no root checked together defines: `pod-security` cannot know the level the
   namespace enforces, and `network-reachability` cannot know its policies;
 - a job labelled for a Kueue LocalQueue when no LocalQueue is in scope: `kueue-admission` cannot
-  tell whether Kueue would admit it.
+  tell whether Kueue would admit it; and when no Kueue configuration is in scope, it cannot tell
+  whether Kueue manages the job's kind at all;
+- a PyTorchJob whose workers get the Training Operator's `init-pytorch` container when no Training
+  Operator is in scope: `pod-security` and `api-validation` judged those Pods with the operator's
+  built-in template, which the environment's operators layer may replace.
 Roots are checked together when they are the layers of one environment (`overlays/<env>/*`).
 
 Why it matters: validating one layer or one file (what a pre-commit hook does) would otherwise
@@ -19,9 +23,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trainops.findings import Finding, Severity
+from trainops.objects import K8sObject
+from trainops.psa.injected import receives_pytorch_init, training_operator_in
 from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
-from trainops.rules.kueue_admission import QUEUE_LABEL, framework
+from trainops.rules.kueue_admission import QUEUE_LABEL, framework, kueue_configuration
 
 ID = "partial-scope"
 SEVERITY = Severity.WARNING
@@ -33,27 +39,27 @@ _HINT = "validate the environment's layers together (trainops validate overlays/
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     in_scope = list(cluster.objects())
     has_local_queues = any(o.kind == "LocalQueue" for o in in_scope)
+    has_kueue_configuration = kueue_configuration(cluster) is not None
+    has_training_operator = training_operator_in(cluster)
     warned: set[tuple[str, str]] = set()
+
+    def once(key: tuple[str, str], obj: K8sObject, message: str, path: str) -> Iterator[Finding]:
+        if key not in warned:
+            warned.add(key)
+            yield Finding(
+                ID, SEVERITY, message, rendered.root, obj.file, obj.line, obj.ref, path, _HINT
+            )
+
     for obj in rendered.objects:
         namespace = obj.namespace if isinstance(obj.namespace, str) else None
-        if (
-            namespace
-            and pod_templates(obj.doc)
-            and cluster.namespace_labels(namespace) is None
-            and ("namespace", namespace) not in warned
-        ):
-            warned.add(("namespace", namespace))
-            yield Finding(
-                ID,
-                SEVERITY,
+        templates = pod_templates(obj.doc)
+        if namespace and templates and cluster.namespace_labels(namespace) is None:
+            yield from once(
+                ("namespace", namespace),
+                obj,
                 f"namespace {namespace} is not defined in this scope, so pod-security and "
                 "network-reachability could not check its pods (its Pod Security level and NetworkPolicies are unknown)",
-                rendered.root,
-                obj.file,
-                obj.line,
-                obj.ref,
                 "metadata.namespace",
-                _HINT,
             )
         labels = (
             (obj.doc.get("metadata") or {}).get("labels")
@@ -61,22 +67,31 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
             else None
         )
         queue = labels.get(QUEUE_LABEL) if isinstance(labels, dict) else None
-        if (
-            isinstance(queue, str)
-            and framework(obj)
-            and not has_local_queues
-            and ("queue", queue) not in warned
+        if isinstance(queue, str) and framework(obj):
+            if not has_local_queues:
+                yield from once(
+                    ("queue", queue),
+                    obj,
+                    f"no LocalQueue is in this scope, so kueue-admission could not check that LocalQueue "
+                    f"{queue} exists, points at a ClusterQueue and has quota for the job",
+                    f"metadata.labels.{QUEUE_LABEL}",
+                )
+            if not has_kueue_configuration:
+                yield from once(
+                    ("kueue-configuration", ""),
+                    obj,
+                    "no Kueue configuration is in this scope, so kueue-admission could not check "
+                    f"that Kueue manages {obj.kind} (its integrations are unknown)",
+                    f"metadata.labels.{QUEUE_LABEL}",
+                )
+        if not has_training_operator and any(
+            receives_pytorch_init(obj.doc, t.path) for t in templates
         ):
-            warned.add(("queue", queue))
-            yield Finding(
-                ID,
-                SEVERITY,
-                f"no LocalQueue is in this scope, so kueue-admission could not check that LocalQueue "
-                f"{queue} exists, points at a ClusterQueue and has quota for the job",
-                rendered.root,
-                obj.file,
-                obj.line,
-                obj.ref,
-                f"metadata.labels.{QUEUE_LABEL}",
-                _HINT,
+            yield from once(
+                ("training-operator", ""),
+                obj,
+                "no Training Operator is in this scope, so pod-security and api-validation judged "
+                "the worker Pods with its built-in init-pytorch container; the environment's "
+                "operators layer may configure another",
+                "spec.pytorchReplicaSpecs",
             )

@@ -6,7 +6,10 @@ RayCluster/RayJob/RayService, JobSet, Volcano Job — however deeply nested) in 
 `enforce-version` label's version (latest when unset). Containers an operator injects count: a
 PyTorchJob with a Master gets the Training Operator's `init-pytorch` init container in its
 workers, evaluated from the template the operators layer of the same environment configures (the
-operator's unrestricted built-in one when none is). `audit` and `warn` labels give warnings.
+operator's unrestricted built-in one when none is); so do KubeRay's autoscaler sidecar and
+Volcano's `wait-for-master` init container (pytorch plugin, `--wait-master-enabled`), both without a
+securityContext unless configured (trainops/operator_pods.py). `audit` and `warn` labels give
+warnings.
 A namespace this environment does not define, or defines without labels, is privileged.
 
 Why it matters: the API server rejects every pod that violates the enforced level, but only when
@@ -15,8 +18,10 @@ controller's events.
 
 How to fix: set what the finding names on the pod or container securityContext (restricted needs
 runAsNonRoot, allowPrivilegeEscalation: false, capabilities.drop: [ALL], seccompProfile
-RuntimeDefault); for the injected init container, fix the template in
-operators/training-operator/pytorch-init-container.yaml.
+RuntimeDefault); for the Training Operator's init container, fix the template in
+operators/training-operator/pytorch-init-container.yaml; for Volcano's, bring a restricted
+`wait-for-master` init container in the worker template (the plugin then adds none); for KubeRay's
+autoscaler, set `autoscalerOptions.securityContext`.
 """
 
 from __future__ import annotations
@@ -24,10 +29,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trainops.findings import Finding, Severity
-from trainops.objects import K8sObject
+from trainops.operator_pods import operator_pod
 from trainops.psa.evaluate import evaluate_template
-from trainops.psa.injected import pytorch_init, receives_pytorch_init
-from trainops.psa.pods import PodTemplate, pod_templates
+from trainops.psa.pods import pod_templates
 from trainops.psa.registry import LEVELS, PRIVILEGED, PolicyError, parse_version
 from trainops.rendered import Cluster, Rendered
 
@@ -57,15 +61,6 @@ def _policy(labels: dict[str, str], mode: str) -> tuple[str, int | None, str] | 
     return level, parse_version(version, newest=None), f"{level}:{version}"
 
 
-def _with_injected(obj: K8sObject, template: PodTemplate, cluster: Cluster):
-    if not receives_pytorch_init(obj.doc, template.path):
-        return template, None
-    injected = cluster.memo("pytorch-init", pytorch_init)
-    spec = dict(template.spec)
-    spec["initContainers"] = list(spec.get("initContainers") or []) + injected.containers
-    return PodTemplate(template.path, template.metadata, spec), injected
-
-
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     for obj in rendered.objects:
         templates = pod_templates(obj.doc)
@@ -93,29 +88,19 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
 
 
 def _check_template(rendered, cluster, obj, template, enforce, advisory) -> Iterator[Finding]:
-    template, injected = _with_injected(obj, template, cluster)
-    if injected is not None and injected.error:
+    built = operator_pod(obj, template, cluster)
+    if built.error:
         yield Finding(
             ID,
             SEVERITY,
-            f"cannot read the init container the Training Operator injects: {injected.error}",
+            built.error,
             rendered.root,
             obj.file,
             obj.line,
             obj.ref,
             template.path,
         )
-    injected_paths = (
-        {
-            template.child(f"spec.initContainers[{i}]")
-            for i in range(
-                len(template.spec["initContainers"]) - len(injected.containers),
-                len(template.spec["initContainers"]),
-            )
-        }
-        if injected
-        else set()
-    )
+    template = built.template
     reported = set()
     for severity, policy in [(Severity.ERROR, enforce)] + [(Severity.WARNING, p) for p in advisory]:
         if policy is None:
@@ -129,8 +114,11 @@ def _check_template(rendered, cluster, obj, template, enforce, advisory) -> Iter
                     continue
                 reported.add((violation.check, path))
                 shown_message = message
-                if any(path.startswith(p) for p in injected_paths):
-                    shown_message = f"the init-pytorch container the Training Operator injects, from {injected.source}, fails: {message}"
+                addition = built.addition_at(
+                    path[len(template.path) + 1 :] if template.path else path
+                )
+                if addition is not None and addition.container_name:
+                    shown_message = f"{addition.description} fails: {message}"
                 yield Finding(
                     ID,
                     severity,
