@@ -44,10 +44,10 @@ def test_an_image_set_by_an_overlay_is_shown_where_the_overlay_sets_it(tmp_path)
         for p in json.loads(done.stdout)
     }
     assert found[(LONG, "1.2.3")] == ("overlay/kustomization.yaml", 4, None)
-    # An image no overlay sets is shown in the file that names it.
+    # An image no overlay sets is shown in the file and on the line that name it.
     assert found[("example.com/tool", "latest")] == (
         "base/deployment.yaml",
-        1,
+        13,
         "image example.com/tool:latest uses a floating tag",
     )
     assert done.returncode == 1  # a pin with a problem

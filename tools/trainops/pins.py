@@ -133,8 +133,23 @@ def _entry_line(lines: list[str], name: str) -> int | None:
     return (exact or mentions or [None])[0]
 
 
+def _image_line(lines: list[str], start: int | None, image: str) -> int | None:
+    """The line of `image: <image>` in the object's document that starts at `start`."""
+    if start is None:
+        return None
+    for number in range(start, len(lines) + 1):
+        text = lines[number - 1]
+        if number > start and text.startswith("---"):
+            break
+        key, _, value = text.partition("image:")
+        if _ and value.strip().strip("'\"") == image and not key.lstrip().startswith("#"):
+            return number
+    return start
+
+
 def image_pins(rendered: Rendered) -> list[Pin]:
     pins = []
+    sources: dict[str, list[str]] = {}
     for obj in rendered.objects:
         for template in pod_templates(obj.doc):
             for key in ("initContainers", "containers", "ephemeralContainers"):
@@ -142,13 +157,18 @@ def image_pins(rendered: Rendered) -> list[Pin]:
                     image = container.get("image")
                     if image:
                         name, version = split_image(image)
+                        if obj.file not in sources:
+                            try:
+                                sources[obj.file] = Path(obj.file).read_text().splitlines()
+                            except (OSError, UnicodeDecodeError):
+                                sources[obj.file] = []
                         pins.append(
                             Pin(
                                 "image",
                                 name,
                                 version,
                                 obj.file,
-                                obj.line,
+                                _image_line(sources[obj.file], obj.line, image),
                                 template.child(f"spec.{key}[{index}].image"),
                                 obj.ref,
                             )
