@@ -106,9 +106,8 @@ def git(repo: Path, *args: str) -> str:
     ).stdout.strip()
 
 
-def configured_findings(rule: str, config_file, renderer=None) -> list[tuple[str, str, str, str]]:
-    """(environment folder, object, path, message) of one rule on the roots of a fixture's own
-    trainops.yaml."""
+def validate_fixture(rule: str, config_file, renderer=None) -> list:
+    """The findings of one rule on the roots of a fixture's own trainops.yaml."""
     from trainops.config import load_config
     from trainops.validate import Root, validate
 
@@ -116,8 +115,22 @@ def configured_findings(rule: str, config_file, renderer=None) -> list[tuple[str
     outcome = validate(
         [Root(p) for p in config.root_paths()], renderer, config=config, selected={rule}
     )
+    return [f for f in outcome.findings if f.rule == rule]
+
+
+def configured_findings(rule: str, config_file, renderer=None) -> list[tuple[str, str, str, str]]:
+    """(environment folder, object, path, message) of validate_fixture's findings, sorted."""
     return sorted(
         (Path(f.file).parent.name, f"{f.object.kind}/{f.object.name}", f.path, f.message)
-        for f in outcome.findings
-        if f.rule == rule
+        for f in validate_fixture(rule, config_file, renderer)
     )
+
+
+def findings_by_object(rule: str) -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """(environment folder, object) -> [(path, message)] of a rule on its fixtures' trainops.yaml."""
+    result: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for env, obj, path, message in configured_findings(
+        rule, RULE_FIXTURES / rule / "trainops.yaml"
+    ):
+        result.setdefault((env, obj), []).append((path, message))
+    return result

@@ -5,20 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import RULE_FIXTURES, configured_findings
+from helpers import findings_by_object, run_trainops, write_tree
 
 RULE = "storage"
 
 
 @pytest.fixture(scope="module")
 def found() -> dict[tuple[str, str], list[tuple[str, str]]]:
-    """(environment, object) -> [(path, message)]."""
-    result: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for env, obj, path, message in configured_findings(
-        RULE, RULE_FIXTURES / RULE / "trainops.yaml"
-    ):
-        result.setdefault((env, obj), []).append((path, message))
-    return result
+    return findings_by_object(RULE)
 
 
 def test_a_class_the_cloud_does_not_have_is_named_with_those_it_has(found):
@@ -73,3 +67,32 @@ def test_fixed_environments_are_clean(found):
         ("gke-before", "PersistentVolumeClaim/two-groups"),
         ("kind-before", "PersistentVolumeClaim/recommender-model"),
     ]
+
+
+def test_an_environment_naming_an_undefined_profile_is_exit_2(tmp_path):
+    write_tree(
+        tmp_path,
+        {
+            "trainops.yaml": "environments:\n  overlays/kind: kind\nprofiles: {}\n",
+            "manifests/pvc.yaml": "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c}\n",
+        },
+    )
+    done = run_trainops("validate", "manifests", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert (
+        "trainops.yaml at environments.overlays/kind: profile 'kind' is not defined under "
+        "profiles (defined: none)"
+    ) in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_profile_without_allocatable_is_exit_2_with_the_place(tmp_path):
+    profile = (
+        "profiles:\n  kind:\n    cloud: kind\n    storageClasses: {}\n"
+        "    nodePools:\n      - name: node\n"
+    )
+    write_tree(tmp_path, {"trainops.yaml": profile, "manifests/empty.yaml": ""})
+    done = run_trainops("validate", "manifests", cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "trainops.yaml at profiles.kind.nodePools[0]:" in done.stderr
+    assert "allocatable" in done.stderr and "Traceback" not in done.stderr

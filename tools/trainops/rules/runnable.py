@@ -10,10 +10,12 @@ What it catches:
   torch sees no GPU; the GPUs idle while the quota counts them), or whose script has no `nccl`
   backend in a distributed job (gloo on GPUs moves every tensor through host memory);
 - NCCL_* settings on a container whose image's script never uses NCCL (they do nothing);
-- (warning) a PyTorchJob `elasticPolicy.maxReplicas` above its Worker `replicas`: the Training
-  Operator v1.8.1 only scales an elastic job through the HorizontalPodAutoscaler it creates from
-  `elasticPolicy.metrics` (pkg/controller.v1/pytorch/hpa.go), and Kueue v0.18.6 admits the
-  fixed `replicas` of kubeflow.org jobs; the bound is never reached;
+- (warning) a PyTorchJob `elasticPolicy.maxReplicas` above its Worker `replicas` that nothing can
+  reach: the Training Operator v1.8.1 scales an elastic job only through the
+  HorizontalPodAutoscaler it creates from `elasticPolicy` (pkg/controller.v1/pytorch/hpa.go),
+  which needs metrics (the environment's profile lists `metrics-server` among its add-ons when
+  the cluster has it), and for a Kueue-managed job Kueue v0.18.6 admits and holds quota for the
+  `replicas` as written;
 - (warning) a RayJob or RayCluster with worker replicas whose head image's script does not use
   Ray (`ray: true`): the workers hold quota and idle while the head does all the work.
 
@@ -119,7 +121,7 @@ def _container_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) ->
                 )
 
 
-def _elastic_findings(rendered: Rendered, obj: K8sObject) -> Iterator[Finding]:
+def _elastic_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) -> Iterator[Finding]:
     spec = obj.doc.get("spec") or {}
     elastic = spec.get("elasticPolicy")
     if not isinstance(elastic, dict) or elastic.get("maxReplicas") is None:
@@ -127,22 +129,27 @@ def _elastic_findings(rendered: Rendered, obj: K8sObject) -> Iterator[Finding]:
     worker = (spec.get("pytorchReplicaSpecs") or {}).get("Worker") or {}
     replicas = int(worker.get("replicas", 1))
     maximum = int(elastic["maxReplicas"])
-    managed = kueue_admission.QUEUE_LABEL in ((obj.doc.get("metadata") or {}).get("labels") or {})
-    if maximum > replicas and (managed or not elastic.get("metrics")):
+    if maximum <= replicas:
+        return
+    profile = profiles.profile_of(cluster)
+    if kueue_admission.QUEUE_LABEL in ((obj.doc.get("metadata") or {}).get("labels") or {}):
+        why = "Kueue admits and holds quota for the replicas as written"
+    elif profile is not None and "metrics-server" not in profile.addons:
         why = (
-            "Kueue admits and holds quota for the fixed replicas"
-            if managed
-            else "no elasticPolicy.metrics, so the operator's HorizontalPodAutoscaler never scales it"
+            f"the {profile.name} cluster has no metrics-server, so the HorizontalPodAutoscaler "
+            "the operator creates has nothing to scale on"
         )
-        yield _finding(
-            rendered,
-            obj,
-            f"elasticPolicy.maxReplicas {maximum} can never be reached with {replicas} Worker "
-            f"replicas: {why}",
-            "spec.elasticPolicy.maxReplicas",
-            f"set maxReplicas to {replicas}",
-            Severity.WARNING,
-        )
+    else:
+        return
+    yield _finding(
+        rendered,
+        obj,
+        f"elasticPolicy.maxReplicas {maximum} can never be reached with {replicas} Worker "
+        f"replicas: {why}",
+        "spec.elasticPolicy.maxReplicas",
+        f"set maxReplicas to {replicas}",
+        Severity.WARNING,
+    )
 
 
 def _ray_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) -> Iterator[Finding]:
@@ -176,6 +183,6 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     for obj in rendered.objects:
         yield from _container_findings(rendered, obj, cluster)
         if obj.group == "kubeflow.org" and obj.kind == "PyTorchJob":
-            yield from _elastic_findings(rendered, obj)
+            yield from _elastic_findings(rendered, obj, cluster)
         if obj.group == "ray.io" and obj.kind in ("RayJob", "RayCluster"):
             yield from _ray_findings(rendered, obj, cluster)
