@@ -2,8 +2,9 @@
 
 The repository declares what each training image can do in trainops.yaml `images` (by image
 name, registry and tag aside): `cuda` (built on a CUDA torch), `backends` (the torch.distributed
-backends its script uses) and `ray` (its script spreads work over Ray tasks). The declaration
-sits next to the Dockerfile targets it describes (workloads/bookstore-ml/train/Dockerfile).
+backends its script uses) and `ray` (its script spreads work over Ray tasks); here it describes
+the targets of workloads/bookstore-ml/train/Dockerfile. An image it does not name is assumed to
+use no GPU, no NCCL and no Ray.
 
 What it catches:
 - a container requesting `nvidia.com/gpu` whose image is not declared CUDA-capable (CPU-only
