@@ -74,6 +74,13 @@ def test_pods_kueue_does_not_place(found):
 
 
 def test_fixed_environment_is_clean_and_daemonsets_are_not_checked(found):
+    # on-demand-only: Kueue never assigns the spot flavor to a pod whose affinity rules it out.
     assert not [key for key in found if key[0] == "after"]
     assert ("plain", "Deployment/fine") not in found
     assert ("plain", "DaemonSet/agent") not in found
+
+
+def test_an_unreadable_request_is_a_finding_not_a_traceback(found):
+    assert found[("plain", "Deployment/unreadable")] == [
+        ("spec.template", "cannot read a quantity: 'lots' is not a Kubernetes quantity")
+    ]

@@ -10,6 +10,7 @@ https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -166,16 +167,22 @@ def required_terms(spec: dict) -> list[dict]:
     return list((affinity or {}).get("nodeSelectorTerms") or [])
 
 
+def term_holds(term: dict, labels: dict[str, str], keys: Collection[str] | None = None) -> bool:
+    """A nodeSelectorTerm's expressions (only those on `keys`, when given) all hold for labels."""
+    return all(
+        _expression_holds(e, labels)
+        for e in term.get("matchExpressions") or []
+        if keys is None or e.get("key") in keys
+    )
+
+
 def selects(spec: dict, labels: dict[str, str]) -> bool:
     """nodeSelector and required node affinity (terms ORed, expressions ANDed) hold for labels."""
     for key, value in (spec.get("nodeSelector") or {}).items():
         if labels.get(key) != str(value):
             return False
     terms = required_terms(spec)
-    return not terms or any(
-        all(_expression_holds(e, labels) for e in term.get("matchExpressions") or [])
-        for term in terms
-    )
+    return not terms or any(term_holds(term, labels) for term in terms)
 
 
 def tolerates(tolerations: list[dict], taint: dict) -> bool:

@@ -8,7 +8,10 @@ an environment without a profile is not checked):
 - a pod template that fits no pool: for a Kueue-managed job, once for each flavor Kueue may
   assign it, with what Kueue adds on admission — the flavor's nodeLabels merged into the
   nodeSelector and its tolerations appended (Kueue v0.18.6, site/content/en/docs/concepts/
-  resource_flavor.md, "ResourceFlavor labels" and "ResourceFlavor tolerations"). A pool fits
+  resource_flavor.md, "ResourceFlavor labels" and "ResourceFlavor tolerations"). As Kueue does,
+  a flavor is skipped when the pod's nodeSelector or required affinity rules out its labels,
+  when the pod does not tolerate its nodeTaints, or when it has no quota for what the pod
+  requests (GPU pods move past on-demand and spot flavors holding no GPUs). A pool fits
   when the nodeSelector and required node affinity match its labels, every NoSchedule and
   NoExecute taint is tolerated, and one node's allocatable holds the pod's requests. The
   finding says, pool by pool, why not;
@@ -73,12 +76,21 @@ def _is_spot(flavor: dict, profile: Profile) -> bool:
 
 
 def _compatible(spec: dict, flavor: dict) -> bool:
-    """Kueue skips a flavor whose nodeLabels contradict the pod's nodeSelector."""
+    """Whether Kueue may assign the flavor: its nodeLabels agree with the pod's nodeSelector and
+    required node affinity (each judged on the keys the flavor labels), and the pod tolerates its
+    nodeTaints."""
+    labels = {k: str(v) for k, v in (flavor.get("nodeLabels") or {}).items()}
     selector = spec.get("nodeSelector") or {}
+    if any(str(selector[k]) != v for k, v in labels.items() if k in selector):
+        return False
+    terms = profiles.required_terms(spec)
+    if terms and not any(profiles.term_holds(term, labels, keys=labels) for term in terms):
+        return False
+    tolerations = spec.get("tolerations") or []
     return all(
-        str(selector[k]) == str(v)
-        for k, v in (flavor.get("nodeLabels") or {}).items()
-        if k in selector
+        profiles.tolerates(tolerations, taint)
+        for taint in flavor.get("nodeTaints") or []
+        if taint.get("effect") in ("NoSchedule", "NoExecute")
     )
 
 
@@ -140,7 +152,13 @@ def _pod_findings(
         try:
             requests = kueue_admission.pod_requests(template.spec)
         except ValueError as error:
-            yield _finding(rendered, obj, f"cannot read a quantity: {error}", template.path, "")
+            yield _finding(
+                rendered,
+                obj,
+                f"cannot read a quantity: {error}",
+                template.path,
+                "write requests as Kubernetes quantities (500m, 2Gi, 4)",
+            )
             continue
         combos = _assignments(obj, template.spec, requests, cluster)
         for combo in combos if combos is not None else [[]]:
