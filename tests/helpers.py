@@ -82,18 +82,6 @@ def pod_templates(doc: dict) -> list[tuple[str, dict]]:
     return []
 
 
-def replicas_of(doc: dict, path: str) -> int:
-    """How many pods one template stands for (the gang Kueue must admit at once)."""
-    spec = doc["spec"]
-    if doc["kind"] == "PyTorchJob":
-        return spec["pytorchReplicaSpecs"][path.split(".")[2]].get("replicas", 1)
-    if ".workerGroupSpecs[" in path:
-        return spec["rayClusterSpec"]["workerGroupSpecs"][int(path.split("[")[1][0])].get(
-            "replicas", 1
-        )
-    return 1
-
-
 RESTRICTED_NAMESPACE = """apiVersion: v1
 kind: Namespace
 metadata:
@@ -116,3 +104,33 @@ def git(repo: Path, *args: str) -> str:
     return subprocess.run(
         ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env
     ).stdout.strip()
+
+
+def validate_fixture(rule: str, config_file, renderer=None) -> list:
+    """The findings of one rule on the roots of a fixture's own trainops.yaml."""
+    from trainops.config import load_config
+    from trainops.validate import Root, validate
+
+    config = load_config(config_file)
+    outcome = validate(
+        [Root(p) for p in config.root_paths()], renderer, config=config, selected={rule}
+    )
+    return [f for f in outcome.findings if f.rule == rule]
+
+
+def configured_findings(rule: str, config_file, renderer=None) -> list[tuple[str, str, str, str]]:
+    """(environment folder, object, path, message) of validate_fixture's findings, sorted."""
+    return sorted(
+        (Path(f.file).parent.name, f"{f.object.kind}/{f.object.name}", f.path, f.message)
+        for f in validate_fixture(rule, config_file, renderer)
+    )
+
+
+def findings_by_object(rule: str) -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """(environment folder, object) -> [(path, message)] of a rule on its fixtures' trainops.yaml."""
+    result: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for env, obj, path, message in configured_findings(
+        rule, RULE_FIXTURES / rule / "trainops.yaml"
+    ):
+        result.setdefault((env, obj), []).append((path, message))
+    return result

@@ -265,3 +265,46 @@ def test_distributed_without_master_variables(tmp_path):
     done = train("--model-dir", str(tmp_path), env={"WORLD_SIZE": "2"})
     assert done.returncode == 1
     assert "MASTER_ADDR, MASTER_PORT, RANK not set" in done.stderr
+
+
+def test_ray_tasks_give_the_single_process_model_and_resume_its_checkpoints(
+    default_model, tmp_path
+):
+    """--ray (the RayJob's entrypoint) runs the shards as tasks on a real local Ray instance."""
+    pytest.importorskip("ray")
+    env = {"RAY_USAGE_STATS_ENABLED": "0"}
+    checkpoints = tmp_path / "checkpoints"
+    done = train(
+        "--ray",
+        "--model-dir",
+        str(tmp_path / "ray"),
+        "--checkpoint-dir",
+        str(checkpoints),
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "[train] ray: " in done.stdout
+    assert (tmp_path / "ray" / "model.joblib").read_bytes() == default_model.read_bytes()
+    # Its checkpoints are the sequential run's: that run resumes at the finished phase.
+    resumed = train("--model-dir", str(tmp_path / "resumed"), "--checkpoint-dir", str(checkpoints))
+    assert "resuming: similarity phase already complete" in resumed.stdout
+    assert (tmp_path / "resumed" / "model.joblib").read_bytes() == default_model.read_bytes()
+
+
+def test_ray_under_torchrun_is_refused(tmp_path):
+    done = train("--ray", "--model-dir", str(tmp_path), env={"WORLD_SIZE": "2"})
+    assert done.returncode == 1
+    assert "--ray spreads the work over Ray tasks" in done.stderr
+
+
+def test_nccl_on_cuda_and_gloo_on_cpu():
+    sys.path.insert(0, str(TRAIN_DIR))
+    try:
+        import train as module
+    finally:
+        sys.path.remove(str(TRAIN_DIR))
+    assert module.backend_for(True) == "nccl"
+    assert module.backend_for(False) == "gloo"
+    torch = pytest.importorskip("torch")
+    assert module.torch_cuda_available() == torch.cuda.is_available()

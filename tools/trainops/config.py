@@ -58,6 +58,10 @@ class Config:
     ignores: list[PathIgnore] = field(default_factory=list)
     file: Path | None = None
     mirror: Path | None = None  # the `mirror:` entry, resolved against the config's folder
+    # Cluster profiles (trainops.profiles reads them), as the schema checked them.
+    environments: dict[str, str] = field(default_factory=dict)
+    profiles: dict[str, dict] = field(default_factory=dict)
+    images: dict[str, dict] = field(default_factory=dict)
 
     def _expand(self, patterns: list[str], what: str) -> list[Path]:
         paths: list[Path] = []
@@ -124,6 +128,12 @@ def load_config(path: Path | None) -> Config | None:
             raise CannotRun(
                 f"{path} at {place}: unknown rule {rule!r}; `trainops rules` lists them"
             )
+    for environment, profile in data.get("environments", {}).items():
+        if profile not in data.get("profiles", {}):
+            raise CannotRun(
+                f"{path} at environments.{environment}: profile {profile!r} is not defined under "
+                f"profiles (defined: {', '.join(data.get('profiles', {})) or 'none'})"
+            )
     return Config(
         folder=path.parent.resolve(),
         roots=data.get("roots", []),
@@ -137,4 +147,7 @@ def load_config(path: Path | None) -> Config | None:
         ignores=[PathIgnore(i["rule"], i["path"], i["reason"]) for i in data.get("ignore", [])],
         file=path,
         mirror=(path.parent / data["mirror"]).resolve() if "mirror" in data else None,
+        environments=data.get("environments", {}),
+        profiles=data.get("profiles", {}),
+        images=data.get("images", {}),
     )

@@ -22,9 +22,12 @@ from trainops.rules import (
     pinned,
     pod_security,
     render_failed,
+    runnable,
+    schedulable,
     schema,
     schema_missing,
     service_references,
+    storage,
     yaml_syntax,
 )
 
@@ -42,6 +45,9 @@ RULES: dict[str, ModuleType] = {
         api_validation,
         pod_security,
         kueue_admission,
+        storage,
+        schedulable,
+        runnable,
         network_reachability,
         service_references,
         partial_scope,

@@ -69,7 +69,7 @@ def suspend_path(obj: K8sObject) -> tuple[str, ...]:
     return ("spec", "runPolicy", "suspend") if obj.group == "kubeflow.org" else ("spec", "suspend")
 
 
-def _pod_requests(spec: dict) -> dict[str, float]:
+def pod_requests(spec: dict) -> dict[str, float]:
     """What a pod asks the scheduler for: containers summed, or the largest init container if more."""
 
     def of(container: dict) -> dict[str, float]:
@@ -127,7 +127,7 @@ def pod_sets(obj: K8sObject) -> list[tuple[int, dict]]:
 def gang_requests(obj: K8sObject) -> dict[str, float]:
     total: dict[str, float] = defaultdict(float)
     for count, spec in pod_sets(obj):
-        for name, value in _pod_requests(spec).items():
+        for name, value in pod_requests(spec).items():
             total[name] += count * value
     return dict(total)
 

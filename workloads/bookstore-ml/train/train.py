@@ -11,7 +11,12 @@ the same model byte for byte. Co-occurrence counts are integers, so no summation
 
 Distributed: with WORLD_SIZE > 1 (MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE as the Training
 Operator and Volcano's pytorch plugin set them), each rank builds the co-occurrence of its shards,
-the partial matrices are all-reduced over gloo, and rank 0 writes the checkpoints and the model.
+the partial matrices are all-reduced — over NCCL when CUDA is present (each process on the GPU
+of its LOCAL_RANK), else over gloo — and rank 0 writes the checkpoints and the model.
+
+Ray (--ray, in a RayJob): the shards of each checkpoint interval are Ray tasks spread over the
+cluster (ray.init joins the cluster of RAY_ADDRESS, or starts a local one); their partial
+co-occurrences add up to the same integers, so the model is the same file byte for byte.
 
 Every flag has an environment fallback (TRAIN_<FLAG>, e.g. TRAIN_SEED), for manifests.
 """
@@ -53,6 +58,7 @@ class Config:
     shards: int = 16
     checkpoint_every: int = 4
     dist_timeout: float = 60.0
+    ray: bool = False
 
     def data_fingerprint(self) -> dict:
         """What the co-occurrence depends on: a checkpoint from another config is never used."""
@@ -83,6 +89,15 @@ def parser() -> argparse.ArgumentParser:
     )
     for field in dataclasses.fields(Config):
         default = getattr(defaults, field.name)
+        if isinstance(default, bool):
+            p.add_argument(
+                "--" + field.name.replace("_", "-"),
+                dest=field.name,
+                action="store_const",
+                const=True,
+                help=f"(env TRAIN_{field.name.upper()}=1; default off)",
+            )
+            continue
         p.add_argument(
             "--" + field.name.replace("_", "-"),
             dest=field.name,
@@ -103,7 +118,9 @@ def parse_config(argv: list[str] | None = None) -> Config:
         env_name = f"TRAIN_{field.name.upper()}"
         if value is None and os.environ.get(env_name):
             value = os.environ[env_name]
-            if isinstance(default, (int, float)):
+            if isinstance(default, bool):
+                value = value.lower() in ("1", "true", "yes")
+            elif isinstance(default, (int, float)):
                 try:
                     value = type(default)(value)
                 except ValueError:
@@ -112,7 +129,9 @@ def parse_config(argv: list[str] | None = None) -> Config:
     config = Config(**values)
     for name in _POSITIVE:
         if getattr(config, name) < 1:
-            raise TrainingError(f"--{name.replace('_', '-')} must be at least 1, not {getattr(config, name)}")
+            raise TrainingError(
+                f"--{name.replace('_', '-')} must be at least 1, not {getattr(config, name)}"
+            )
     return config
 
 
@@ -153,13 +172,17 @@ def generate(config: Config) -> Dataset:
     genres_sorted = genre_of_book[by_genre]
     weights = popularity[by_genre]
     genre_totals = np.bincount(genres_sorted, weights=weights, minlength=n_genres)
-    cumulative = np.cumsum(weights) - np.concatenate(([0.0], np.cumsum(genre_totals)[:-1]))[genres_sorted]
+    cumulative = (
+        np.cumsum(weights) - np.concatenate(([0.0], np.cumsum(genre_totals)[:-1]))[genres_sorted]
+    )
     keys = genres_sorted + cumulative / genre_totals[genres_sorted]
     present_genres = np.flatnonzero(genre_totals > 0)
 
     favourite = present_genres[rng.integers(0, present_genres.size, config.n_customers)]
     activity = rng.lognormal(0.0, 0.75, config.n_customers)
-    order_customer = rng.choice(config.n_customers, size=config.n_orders, p=activity / activity.sum())
+    order_customer = rng.choice(
+        config.n_customers, size=config.n_orders, p=activity / activity.sum()
+    )
     basket = np.minimum(1 + rng.poisson(1.5, config.n_orders), 5)
 
     line_customer = np.repeat(order_customer, basket)
@@ -177,7 +200,9 @@ def interactions(data: Dataset) -> sp.csr_matrix:
     """Binary customer × book matrix: 1 where the customer bought the book at least once."""
     # int32 holds any count here (at most n_customers) and halves the co-occurrence's memory.
     ones = np.ones(data.customers.size, dtype=np.int32)
-    matrix = sp.csr_matrix((ones, (data.customers, data.books)), shape=(data.n_customers, data.n_books))
+    matrix = sp.csr_matrix(
+        (ones, (data.customers, data.books)), shape=(data.n_customers, data.n_books)
+    )
     matrix.sum_duplicates()
     matrix.data[:] = 1
     return matrix
@@ -268,7 +293,9 @@ def _matrix_arrays(matrix: sp.csr_matrix) -> dict[str, np.ndarray]:
 
 
 def _matrix_from(arrays: dict[str, np.ndarray], n_books: int) -> sp.csr_matrix:
-    return sp.csr_matrix((arrays["data"], arrays["indices"], arrays["indptr"]), shape=(n_books, n_books))
+    return sp.csr_matrix(
+        (arrays["data"], arrays["indices"], arrays["indptr"]), shape=(n_books, n_books)
+    )
 
 
 # --------------------------------------------------------------------------- distributed
@@ -291,28 +318,55 @@ def join_world(config: Config) -> World:
         return World()
     missing = [name for name in ("MASTER_ADDR", "MASTER_PORT", "RANK") if not os.environ.get(name)]
     if missing:
-        raise TrainingError(f"WORLD_SIZE={size} but {', '.join(missing)} not set: run under a PyTorchJob or torchrun")
+        raise TrainingError(
+            f"WORLD_SIZE={size} but {', '.join(missing)} not set: run under a PyTorchJob or torchrun"
+        )
     # c10d logs every failed connect with a C++ stack trace; our one-line error carries the cause.
     os.environ.setdefault("TORCH_CPP_LOG_LEVEL", "FATAL")
     try:
         import torch.distributed as dist
     except ImportError:
-        raise TrainingError(f"WORLD_SIZE={size} needs torch: pip install -r requirements-torch.txt") from None
+        raise TrainingError(
+            f"WORLD_SIZE={size} needs torch: pip install -r requirements-torch.txt"
+        ) from None
     rank = int(os.environ["RANK"])
     address = f"{os.environ['MASTER_ADDR']}:{os.environ['MASTER_PORT']}"
+    backend = backend_for(torch_cuda_available())
     global _PREFIX
     _PREFIX = f"[train rank {rank}/{size}]"
-    log(f"joining {size} processes through the master at {address} (timeout {config.dist_timeout:g}s)")
+    log(
+        f"joining {size} processes through the master at {address} over {backend} (timeout {config.dist_timeout:g}s)"
+    )
     try:
         # env:// rather than tcp://: under torchrun the agent already serves the store on
         # MASTER_PORT and env:// joins it; without torchrun it reads the same four variables.
-        dist.init_process_group("gloo", init_method="env://", timeout=timedelta(seconds=config.dist_timeout))
+        if backend == "nccl":
+            import torch
+
+            # One process per GPU: torchrun numbers the processes of a node by LOCAL_RANK.
+            torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
+        dist.init_process_group(
+            backend, init_method="env://", timeout=timedelta(seconds=config.dist_timeout)
+        )
     except Exception as error:  # torch raises several types for "could not rendezvous"
         cause = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise TrainingError(
             f"rank {rank} could not join the group at {address} (timeout {config.dist_timeout:g}s): {cause}"
         ) from None
     return World(rank, size)
+
+
+def torch_cuda_available() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
+
+
+def backend_for(cuda: bool) -> str:
+    """NCCL between GPUs (the CUDA image); gloo on CPU, where NCCL cannot run."""
+    return "nccl" if cuda else "gloo"
 
 
 def all_reduce_sum(matrix: sp.csr_matrix, world: World) -> sp.csr_matrix:
@@ -362,7 +416,9 @@ def _on_sigterm(signum, frame) -> None:
     _terminate_requested = True
 
 
-def build_cooccurrence(config: Config, matrix: sp.csr_matrix, store: Checkpoints, world: World) -> sp.csr_matrix:
+def build_cooccurrence(
+    config: Config, matrix: sp.csr_matrix, store: Checkpoints, world: World
+) -> sp.csr_matrix:
     start, partial = 0, None
     if world.is_main:
         done = store.load("cooccurrence")
@@ -378,19 +434,39 @@ def build_cooccurrence(config: Config, matrix: sp.csr_matrix, store: Checkpoints
                     break
     start = broadcast_from_main(start, world)
     if start >= config.shards:
-        return all_reduce_sum(partial if world.is_main else sp.csr_matrix((config.n_books,) * 2, dtype=np.int32), world)
+        return all_reduce_sum(
+            partial if world.is_main else sp.csr_matrix((config.n_books,) * 2, dtype=np.int32),
+            world,
+        )
 
-    total = partial if partial is not None else sp.csr_matrix((config.n_books, config.n_books), dtype=np.int32)
+    total = (
+        partial
+        if partial is not None
+        else sp.csr_matrix((config.n_books, config.n_books), dtype=np.int32)
+    )
+    if config.ray:
+        total = ray_cooccurrence(config, matrix, store, start, total)
+        store.save("cooccurrence", {}, _matrix_arrays(total))
+        store.prune("cooccurrence-shard", keep=0)
+        return total
     mine = [s for s in range(start, config.shards) if s % world.size == world.rank]
     for count, shard in enumerate(mine, start=1):
         total = total + shard_cooccurrence(matrix, shard, config.shards)
         if world.size == 1:
             finished = shard + 1
             if count % config.checkpoint_every == 0 and finished < config.shards:
-                store.save(f"cooccurrence-shard-{finished:05d}", {"next_shard": finished}, _matrix_arrays(total))
+                store.save(
+                    f"cooccurrence-shard-{finished:05d}",
+                    {"next_shard": finished},
+                    _matrix_arrays(total),
+                )
                 store.prune("cooccurrence-shard")
             if _terminate_requested:
-                store.save(f"cooccurrence-shard-{finished:05d}", {"next_shard": finished}, _matrix_arrays(total))
+                store.save(
+                    f"cooccurrence-shard-{finished:05d}",
+                    {"next_shard": finished},
+                    _matrix_arrays(total),
+                )
                 raise Terminated(f"stopped after shard {finished}/{config.shards}")
         elif _terminate_requested:
             raise Terminated(f"rank {world.rank} stopped during the co-occurrence phase")
@@ -401,7 +477,47 @@ def build_cooccurrence(config: Config, matrix: sp.csr_matrix, store: Checkpoints
     return total
 
 
-def top_neighbours(cooccurrence: sp.csr_matrix, top_k: int, block_rows: int = 2048) -> tuple[np.ndarray, np.ndarray]:
+def ray_cooccurrence(
+    config: Config, matrix: sp.csr_matrix, store: Checkpoints, start: int, total: sp.csr_matrix
+) -> sp.csr_matrix:
+    """The remaining shards as Ray tasks, a checkpoint interval at a time (checkpoints as the
+    sequential run writes them, so either can resume the other)."""
+    try:
+        import ray
+    except ImportError:
+        raise TrainingError(
+            "--ray needs Ray: run in the train-ray image, or pip install ray"
+        ) from None
+    if not ray.is_initialized():
+        if os.environ.get("RAY_ADDRESS"):  # KubeRay sets it for a RayJob's entrypoint
+            ray.init(log_to_driver=False)
+        else:
+            ray.init(include_dashboard=False, log_to_driver=False)
+    resources = ray.cluster_resources()
+    log(f"ray: {resources.get('CPU', 0):g} CPUs on {len(ray.nodes())} node(s)")
+    task = ray.remote(num_cpus=1)(shard_cooccurrence)
+    shared = ray.put(matrix)  # one copy in the object store, read by every task
+    remaining = list(range(start, config.shards))
+    for first in range(0, len(remaining), config.checkpoint_every):
+        batch = remaining[first : first + config.checkpoint_every]
+        for part in ray.get([task.remote(shared, shard, config.shards) for shard in batch]):
+            total = total + part
+        finished = batch[-1] + 1
+        if finished < config.shards or _terminate_requested:
+            store.save(
+                f"cooccurrence-shard-{finished:05d}",
+                {"next_shard": finished},
+                _matrix_arrays(total),
+            )
+            store.prune("cooccurrence-shard")
+        if _terminate_requested and finished < config.shards:
+            raise Terminated(f"stopped after shard {finished}/{config.shards}")
+    return total.tocsr()
+
+
+def top_neighbours(
+    cooccurrence: sp.csr_matrix, top_k: int, block_rows: int = 2048
+) -> tuple[np.ndarray, np.ndarray]:
     """Each book's top-K by cosine similarity, ties broken by the smaller book id.
 
     Rows are ranked a block at a time so the sort's scratch memory stays bounded for large catalogues.
@@ -436,6 +552,10 @@ def write_model(model: ItemKNNModel, model_dir: Path) -> Path:
 def train(config: Config) -> Path | None:
     """Run the whole pipeline; returns the model path on rank 0 (None on other ranks)."""
     started = time.perf_counter()
+    if config.ray and int(os.environ.get("WORLD_SIZE", "1") or 1) > 1:
+        raise TrainingError(
+            "--ray spreads the work over Ray tasks: run it once, not under torchrun"
+        )
     world = join_world(config)
     if world.is_main:
         log(f"config={config}")
@@ -450,7 +570,9 @@ def train(config: Config) -> Path | None:
     skip_to_model = broadcast_from_main(ids_scores is not None, world)
 
     if not skip_to_model:
-        log(f"generating {config.n_books} books / {config.n_orders} orders across {config.n_customers} synthetic customers")
+        log(
+            f"generating {config.n_books} books / {config.n_orders} orders across {config.n_customers} synthetic customers"
+        )
         data = generate(config)
         log(f"dataset: books={data.n_books} orders={data.n_orders} order_lines={data.books.size}")
         log("building customer x book interaction matrix")
@@ -461,7 +583,11 @@ def train(config: Config) -> Path | None:
         if world.is_main:
             log(f"computing item-item cosine similarity, top_k={config.top_k}")
             ids_scores = top_neighbours(cooccurrence, config.top_k)
-            store.save("neighbours", {"top_k": config.top_k}, {"ids": ids_scores[0], "scores": ids_scores[1]})
+            store.save(
+                "neighbours",
+                {"top_k": config.top_k},
+                {"ids": ids_scores[0], "scores": ids_scores[1]},
+            )
     leave_world(world)
     if not world.is_main:
         log("done: rank 0 writes the model")

@@ -1,0 +1,86 @@
+"""schedulable: pods against the environment's node pools, as Kueue places them; each defect as
+the repository had it (envs/before) and as fixed (envs/after)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import findings_by_object
+
+RULE = "schedulable"
+
+
+@pytest.fixture(scope="module")
+def found() -> dict[tuple[str, str], list[tuple[str, str]]]:
+    return findings_by_object(RULE)
+
+
+def test_invented_spot_keys_match_no_pool(found):
+    assert found[("before", "ResourceFlavor/spot")] == [
+        (
+            "spec.nodeLabels",
+            "nodeLabels trainops.dev/capacity-type=spot match no node pool of the gke cluster "
+            "(pools: default-pool, spot-pool (spot), gpu-pool): pods admitted to this flavor "
+            "never schedule",
+        )
+    ]
+    messages = [m for _, m in found[("before", "Job/spot-elastic")]]
+    assert any(
+        m.startswith("admitted to flavor spot, the pod fits no node pool of the gke cluster ")
+        and "pool spot-pool: nodeSelector trainops.dev/capacity-type=spot is not among its labels"
+        in m
+        for m in messages
+    )
+
+
+def test_a_spot_toleration_in_the_template_lets_on_demand_quota_run_on_spot(found):
+    assert (
+        "spec.template",
+        "admitted to flavor default-flavor, charged to on-demand quota, yet the pod can run on "
+        "spot pool spot-pool: a reclaim stops a job its quota says is on-demand",
+    ) in found[("before", "Job/spot-elastic")]
+
+
+def test_gpu_feature_discovery_label_without_the_add_on(found):
+    [(path, message)] = found[("before", "ResourceFlavor/gpu")]
+    assert message.startswith("nodeLabels nvidia.com/gpu.present=true match no node pool")
+    # GPUs in a resource group of their own: the pod gets the cpu flavor's labels as well.
+    assert [m.split(", the pod")[0] for _, m in found[("before", "Job/gpu-train")]] == [
+        "admitted to flavor default-flavor, gpu",
+        "admitted to flavor spot, gpu",
+    ]
+
+
+def test_requests_beyond_one_node_and_quota_beyond_the_pools(found):
+    assert (
+        "spec.template",
+        "admitted to flavor default-flavor, the pod fits no node pool of the gke cluster (pool "
+        "default-pool: one node offers less than it requests (cpu 12 > 7.91); pool spot-pool: "
+        "it does not tolerate cloud.google.com/gke-spot=true:NoSchedule; pool gpu-pool: it does "
+        "not tolerate nvidia.com/gpu=present:NoSchedule): it stays Pending",
+    ) in found[("before", "Job/too-big")]
+    assert (
+        "spec.resourceGroups[0].flavors[0].resources[0].nominalQuota",
+        "flavor default-flavor has cpu nominal quota 32, more than its pools can hold (15.82: "
+        "default-pool 2 × 7.91): admitted pods wait for nodes",
+    ) in found[("before", "ClusterQueue/team-cq")]
+
+
+def test_pods_kueue_does_not_place(found):
+    [(_, pinned)] = found[("plain", "Deployment/pinned")]
+    assert "pool default-pool: nodeSelector disktype=ssd is not among its labels" in pinned
+    [(_, affine)] = found[("plain", "Deployment/affine")]
+    assert "pool gpu-pool: the required node affinity matches none of its labels" in affine
+
+
+def test_fixed_environment_is_clean_and_daemonsets_are_not_checked(found):
+    # on-demand-only: Kueue never assigns the spot flavor to a pod whose affinity rules it out.
+    assert not [key for key in found if key[0] == "after"]
+    assert ("plain", "Deployment/fine") not in found
+    assert ("plain", "DaemonSet/agent") not in found
+
+
+def test_an_unreadable_request_is_a_finding_not_a_traceback(found):
+    assert found[("plain", "Deployment/unreadable")] == [
+        ("spec.template", "cannot read a quantity: 'lots' is not a Kubernetes quantity")
+    ]

@@ -1,0 +1,189 @@
+"""What a training pod asks for, its image and its script can use.
+
+The repository declares what each training image can do in trainops.yaml `images` (by image
+name, registry and tag aside): `cuda` (built on a CUDA torch), `backends` (the torch.distributed
+backends its script uses) and `ray` (its script spreads work over Ray tasks); here it describes
+the targets of workloads/bookstore-ml/train/Dockerfile. An image it does not name is assumed to
+use no GPU, no NCCL and no Ray.
+
+What it catches:
+- a container requesting `nvidia.com/gpu` whose image is not declared CUDA-capable (CPU-only
+  torch sees no GPU; the GPUs idle while the quota counts them), or whose script has no `nccl`
+  backend in a distributed job (gloo on GPUs moves every tensor through host memory);
+- NCCL_* settings on a container whose image's script never uses NCCL (they do nothing);
+- (warning) a PyTorchJob `elasticPolicy.maxReplicas` above its Worker `replicas` that nothing can
+  reach: the Training Operator v1.8.1 scales an elastic job only through the
+  HorizontalPodAutoscaler it creates from `elasticPolicy` (pkg/controller.v1/pytorch/hpa.go),
+  which needs metrics (the environment's profile lists `metrics-server` among its add-ons when
+  the cluster has it), and for a Kueue-managed job Kueue v0.18.6 admits and holds quota for the
+  `replicas` as written;
+- (warning) a RayJob or RayCluster with worker replicas whose head image's script does not use
+  Ray (`ray: true`): the workers hold quota and idle while the head does all the work.
+
+Why it matters: each of these is accepted by the API server and runs, but spends accelerator
+or node quota on nothing.
+
+How to fix: build the CUDA target of the Dockerfile for GPU pods and declare it `cuda: true`
+with `backends: [nccl, gloo]`; set `maxReplicas` to `replicas` (or drop the elastic bounds);
+give the Ray head an image whose script uses Ray, or no worker group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from trainops import profiles, quantity
+from trainops.findings import Finding, Severity
+from trainops.objects import K8sObject
+from trainops.psa.pods import pod_templates
+from trainops.rendered import Cluster, Rendered
+from trainops.rules import kueue_admission
+
+ID = "runnable"
+SEVERITY = Severity.ERROR
+SUMMARY = "GPUs only for CUDA images with NCCL, reachable elastic bounds, Ray workers with work"
+
+GPU = "nvidia.com/gpu"
+_DISTRIBUTED = {"PyTorchJob", "TFJob", "MPIJob", "XGBoostJob", "PaddleJob", "JAXJob"}
+
+
+def _finding(
+    rendered: Rendered,
+    obj: K8sObject,
+    message: str,
+    path: str,
+    hint: str,
+    severity: Severity = SEVERITY,
+) -> Finding:
+    return Finding(ID, severity, message, rendered.root, obj.file, obj.line, obj.ref, path, hint)
+
+
+def _gpus(container: dict) -> float:
+    resources = container.get("resources") or {}
+    merged = {**(resources.get("limits") or {}), **(resources.get("requests") or {})}
+    try:
+        return quantity.parse(merged.get(GPU, 0))
+    except ValueError:
+        return 0.0
+
+
+def _distributed(obj: K8sObject) -> bool:
+    return (obj.group == "kubeflow.org" and obj.kind in _DISTRIBUTED) or (
+        obj.group == "batch.volcano.sh" and obj.kind == "Job"
+    )
+
+
+def _container_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) -> Iterator[Finding]:
+    for template in pod_templates(obj.doc):
+        for index, container in enumerate(template.spec.get("containers") or []):
+            path = template.child(f"spec.containers[{index}]")
+            image = str(container.get("image", ""))
+            traits = profiles.image_traits(cluster, image)
+            gpus = _gpus(container)
+            if gpus > 0:
+                if traits is None or not traits.cuda:
+                    said = (
+                        "is not declared in trainops.yaml images"
+                        if traits is None
+                        else "is declared CPU-only (cuda: false)"
+                    )
+                    yield _finding(
+                        rendered,
+                        obj,
+                        f"requests {gpus:g} {GPU} but its image {image} {said}: the GPUs idle "
+                        "while the quota counts them",
+                        f"{path}.resources",
+                        "use the CUDA image (Dockerfile target train-cuda) and declare it cuda: "
+                        "true, or drop the GPU request",
+                    )
+                elif _distributed(obj) and "nccl" not in traits.backends:
+                    yield _finding(
+                        rendered,
+                        obj,
+                        f"requests {gpus:g} {GPU} in a distributed job, but the script in "
+                        f"{image} uses only {', '.join(sorted(traits.backends)) or 'no backend'}: "
+                        "without NCCL the GPUs exchange through host memory",
+                        f"{path}.resources",
+                        "let the script choose nccl when CUDA is present and declare it",
+                    )
+            nccl = [
+                str(e.get("name"))
+                for e in container.get("env") or []
+                if isinstance(e, dict) and str(e.get("name", "")).startswith("NCCL_")
+            ]
+            if nccl and (traits is None or "nccl" not in traits.backends):
+                yield _finding(
+                    rendered,
+                    obj,
+                    f"sets {', '.join(nccl)}, but the script in {image} never uses NCCL: they do "
+                    "nothing",
+                    f"{path}.env",
+                    "drop them, or use an image whose script uses the nccl backend",
+                )
+
+
+def _elastic_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) -> Iterator[Finding]:
+    spec = obj.doc.get("spec") or {}
+    elastic = spec.get("elasticPolicy")
+    if not isinstance(elastic, dict) or elastic.get("maxReplicas") is None:
+        return
+    worker = (spec.get("pytorchReplicaSpecs") or {}).get("Worker") or {}
+    replicas = int(worker.get("replicas", 1))
+    maximum = int(elastic["maxReplicas"])
+    if maximum <= replicas:
+        return
+    profile = profiles.profile_of(cluster)
+    if kueue_admission.QUEUE_LABEL in ((obj.doc.get("metadata") or {}).get("labels") or {}):
+        why = "Kueue admits and holds quota for the replicas as written"
+    elif profile is not None and "metrics-server" not in profile.addons:
+        why = (
+            f"the {profile.name} cluster has no metrics-server, so the HorizontalPodAutoscaler "
+            "the operator creates has nothing to scale on"
+        )
+    else:
+        return
+    yield _finding(
+        rendered,
+        obj,
+        f"elasticPolicy.maxReplicas {maximum} can never be reached with {replicas} Worker "
+        f"replicas: {why}",
+        "spec.elasticPolicy.maxReplicas",
+        f"set maxReplicas to {replicas}",
+        Severity.WARNING,
+    )
+
+
+def _ray_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) -> Iterator[Finding]:
+    spec = obj.doc.get("spec") or {}
+    ray_cluster = spec.get("rayClusterSpec") if obj.kind == "RayJob" else spec
+    ray_cluster = ray_cluster if isinstance(ray_cluster, dict) else {}
+    workers = sum(
+        int(g.get("replicas", g.get("minReplicas", 0)) or 0)
+        for g in ray_cluster.get("workerGroupSpecs") or []
+        if isinstance(g, dict)
+    )
+    head = (((ray_cluster.get("headGroupSpec") or {}).get("template") or {}).get("spec") or {}).get(
+        "containers"
+    ) or [{}]
+    image = str(head[0].get("image", ""))
+    traits = profiles.image_traits(cluster, image)
+    if workers and (traits is None or not traits.ray):
+        prefix = "spec.rayClusterSpec" if obj.kind == "RayJob" else "spec"
+        yield _finding(
+            rendered,
+            obj,
+            f"asks for {workers} Ray worker(s), but the head's image {image} is not declared "
+            "to spread work over Ray tasks (ray: true): the workers idle",
+            f"{prefix}.workerGroupSpecs",
+            "run a script that uses Ray tasks (and declare ray: true), or drop the worker group",
+            Severity.WARNING,
+        )
+
+
+def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
+    for obj in rendered.objects:
+        yield from _container_findings(rendered, obj, cluster)
+        if obj.group == "kubeflow.org" and obj.kind == "PyTorchJob":
+            yield from _elastic_findings(rendered, obj, cluster)
+        if obj.group == "ray.io" and obj.kind in ("RayJob", "RayCluster"):
+            yield from _ray_findings(rendered, obj, cluster)

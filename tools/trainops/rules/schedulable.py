@@ -1,0 +1,254 @@
+"""Every pod fits a node pool of the environment's cluster, as Kueue would place it.
+
+What it catches, against the environment's profile in trainops.yaml (`environments` names it;
+an environment without a profile is not checked):
+- a ResourceFlavor whose nodeLabels no node pool carries (a GPU flavor selecting
+  `nvidia.com/gpu.present`, which only GPU Feature Discovery sets, on a cluster without it; a
+  spot flavor selecting an invented label instead of the cloud's spot label);
+- a pod template that fits no pool: for a Kueue-managed job, once for each flavor Kueue may
+  assign it, with what Kueue adds on admission — the flavor's nodeLabels merged into the
+  nodeSelector and its tolerations appended (Kueue v0.18.6, site/content/en/docs/concepts/
+  resource_flavor.md, "ResourceFlavor labels" and "ResourceFlavor tolerations"). As Kueue does,
+  a flavor is skipped when the pod's nodeSelector or required affinity rules out its labels,
+  when the pod does not tolerate its nodeTaints, or when it has no quota for what the pod
+  requests (GPU pods move past on-demand and spot flavors holding no GPUs). A pool fits
+  when the nodeSelector and required node affinity match its labels, every NoSchedule and
+  NoExecute taint is tolerated, and one node's allocatable holds the pod's requests. The
+  finding says, pool by pool, why not;
+- a pod charged to an on-demand flavor that can still run on a spot pool (it tolerates the spot
+  taint, or the spot pool has none): its quota says on-demand, its node is reclaimable;
+- a ClusterQueue nominal quota above what the pools of that flavor (its nodeLabels matched, its
+  tolerations applied) can hold at their maximum size: admitted pods would wait for nodes.
+
+Why it matters: Kueue admits the job and holds its quota, and then its pods stay Pending
+because no node can take them — or a job meant for on-demand capacity is lost to a spot reclaim.
+
+How to fix: select the cloud's real node labels in the ResourceFlavors (components/cloud-*),
+let the flavor, not the pod template, carry the spot toleration, size requests to the pools'
+allocatable, and keep nominal quota within the pools' maximum size.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+from trainops import profiles, quantity
+from trainops.findings import Finding, Severity
+from trainops.objects import K8sObject
+from trainops.profiles import NodePool, Profile
+from trainops.psa.pods import pod_templates
+from trainops.rendered import Cluster, Rendered
+from trainops.rules import kueue_admission
+
+ID = "schedulable"
+SEVERITY = Severity.ERROR
+SUMMARY = (
+    "pods fit a node pool of the cluster's profile, with Kueue's flavor labels and tolerations"
+)
+
+
+def _finding(rendered: Rendered, obj: K8sObject, message: str, path: str, hint: str) -> Finding:
+    return Finding(ID, SEVERITY, message, rendered.root, obj.file, obj.line, obj.ref, path, hint)
+
+
+def _flavors(cluster: Cluster) -> dict[str, dict]:
+    return {
+        o.name: o.doc.get("spec") or {}
+        for o in cluster.objects()
+        if o.group == "kueue.x-k8s.io" and o.kind == "ResourceFlavor"
+    }
+
+
+def _flavor_pools(flavor: dict, profile: Profile, tolerated: bool) -> list[NodePool]:
+    """The pools a flavor's nodeLabels select (with tolerated=True: whose taints it tolerates)."""
+    wanted = {k: str(v) for k, v in (flavor.get("nodeLabels") or {}).items()}
+    pools = [p for p in profile.pools if all(p.labels.get(k) == v for k, v in wanted.items())]
+    if tolerated:
+        fake = {"tolerations": flavor.get("tolerations") or []}
+        pools = [p for p in pools if not profiles.untolerated(fake, p)]
+    return pools
+
+
+def _is_spot(flavor: dict, profile: Profile) -> bool:
+    pools = _flavor_pools(flavor, profile, tolerated=False)
+    return bool(pools) and all(p.spot for p in pools)
+
+
+def _compatible(spec: dict, flavor: dict) -> bool:
+    """Whether Kueue may assign the flavor: its nodeLabels agree with the pod's nodeSelector and
+    required node affinity (each judged on the keys the flavor labels), and the pod tolerates its
+    nodeTaints."""
+    labels = {k: str(v) for k, v in (flavor.get("nodeLabels") or {}).items()}
+    selector = spec.get("nodeSelector") or {}
+    if any(str(selector[k]) != v for k, v in labels.items() if k in selector):
+        return False
+    terms = profiles.required_terms(spec)
+    if terms and not any(profiles.term_holds(term, labels, keys=labels) for term in terms):
+        return False
+    tolerations = spec.get("tolerations") or []
+    return all(
+        profiles.tolerates(tolerations, taint)
+        for taint in flavor.get("nodeTaints") or []
+        if taint.get("effect") in ("NoSchedule", "NoExecute")
+    )
+
+
+def _admitted(spec: dict, flavors: list[dict]) -> dict:
+    """The pod spec as Kueue starts it with these flavors assigned."""
+    spec = dict(spec)
+    selector = dict(spec.get("nodeSelector") or {})
+    tolerations = list(spec.get("tolerations") or [])
+    for flavor in flavors:
+        selector.update({k: str(v) for k, v in (flavor.get("nodeLabels") or {}).items()})
+        tolerations += flavor.get("tolerations") or []
+    spec["nodeSelector"], spec["tolerations"] = selector, tolerations
+    return spec
+
+
+def _assignments(
+    obj: K8sObject, spec: dict, requests: dict[str, float], cluster: Cluster
+) -> list[list[str]] | None:
+    """Every combination of flavors (one per resource group the pod uses) Kueue may assign, or
+    None when Kueue does not place this pod (not a managed job, or its queue is not found)."""
+    if kueue_admission.framework(obj) is None:
+        return None
+    kueue = cluster.memo("kueue", kueue_admission._Kueue)
+    queue_name = ((obj.doc.get("metadata") or {}).get("labels") or {}).get(
+        kueue_admission.QUEUE_LABEL
+    )
+    local = kueue.local_queues.get((obj.namespace, queue_name))
+    queue = kueue.cluster_queues.get(
+        ((local.doc.get("spec") or {}) if local else {}).get("clusterQueue")
+    )
+    if queue is None:
+        return None
+    defined = cluster.memo("schedulable-flavors", _flavors)
+    choices = []
+    for group in (queue.doc.get("spec") or {}).get("resourceGroups") or []:
+        wanted = {
+            n: v for n, v in requests.items() if v and n in (group.get("coveredResources") or [])
+        }
+        if not wanted:
+            continue
+        names = []
+        for entry in group.get("flavors") or []:
+            name = entry.get("name")
+            if name not in defined or not _compatible(spec, defined[name]):
+                continue
+            # Kueue moves on to the next flavor when this one cannot hold the pod at all.
+            if all(sum(kueue.available(queue, name, r)) >= v for r, v in wanted.items()):
+                names.append(name)
+        if names:
+            choices.append(names)
+    return [list(combo) for combo in itertools.product(*choices)]
+
+
+def _pod_findings(
+    rendered: Rendered, obj: K8sObject, profile: Profile, cluster: Cluster
+) -> Iterator[Finding]:
+    defined = cluster.memo("schedulable-flavors", _flavors)
+    for template in pod_templates(obj.doc):
+        try:
+            requests = kueue_admission.pod_requests(template.spec)
+        except ValueError as error:
+            yield _finding(
+                rendered,
+                obj,
+                f"cannot read a quantity: {error}",
+                template.path,
+                "write requests as Kubernetes quantities (500m, 2Gi, 4)",
+            )
+            continue
+        combos = _assignments(obj, template.spec, requests, cluster)
+        for combo in combos if combos is not None else [[]]:
+            flavors = [defined[name] for name in combo]
+            spec = _admitted(template.spec, flavors)
+            reasons = {pool.name: profiles.misfit(spec, requests, pool) for pool in profile.pools}
+            fitting = [pool for pool in profile.pools if reasons[pool.name] is None]
+            admitted = f"admitted to flavor {', '.join(combo)}, " if combo else ""
+            if not fitting:
+                why = "; ".join(f"pool {name}: {reason}" for name, reason in reasons.items())
+                yield _finding(
+                    rendered,
+                    obj,
+                    f"{admitted}the pod fits no node pool of the {profile.name} cluster ({why}): "
+                    "it stays Pending",
+                    template.path,
+                    "select the cloud's real node labels (in the ResourceFlavor for Kueue jobs), "
+                    "tolerate the pool's taints, or request what one node offers",
+                )
+            elif combo and not any(_is_spot(f, profile) for f in flavors):
+                spot = [pool.name for pool in fitting if pool.spot]
+                if spot:
+                    yield _finding(
+                        rendered,
+                        obj,
+                        f"{admitted}charged to on-demand quota, yet the pod can run on spot pool "
+                        f"{', '.join(spot)}: a reclaim stops a job its quota says is on-demand",
+                        template.path,
+                        "drop the spot toleration and affinity from the pod template: the spot "
+                        "flavor adds them to the pods it admits",
+                    )
+
+
+def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
+    profile = profiles.profile_of(cluster)
+    if profile is None:
+        return
+    pools = ", ".join(p.describe() for p in profile.pools)
+    for obj in rendered.objects:
+        spec = obj.doc.get("spec") or {}
+        if obj.group == "kueue.x-k8s.io" and obj.kind == "ResourceFlavor":
+            if not _flavor_pools(spec, profile, tolerated=False):
+                labels = ", ".join(f"{k}={v}" for k, v in (spec.get("nodeLabels") or {}).items())
+                yield _finding(
+                    rendered,
+                    obj,
+                    f"nodeLabels {labels} match no node pool of the {profile.name} cluster "
+                    f"(pools: {pools}): pods admitted to this flavor never schedule",
+                    "spec.nodeLabels",
+                    "use labels the pools carry (trainops.yaml profiles lists them)",
+                )
+        elif obj.group == "kueue.x-k8s.io" and obj.kind == "ClusterQueue":
+            yield from _quota_findings(rendered, obj, profile, cluster)
+        elif obj.kind != "DaemonSet":
+            yield from _pod_findings(rendered, obj, profile, cluster)
+
+
+def _quota_findings(
+    rendered: Rendered, obj: K8sObject, profile: Profile, cluster: Cluster
+) -> Iterator[Finding]:
+    defined = cluster.memo("schedulable-flavors", _flavors)
+    groups = (obj.doc.get("spec") or {}).get("resourceGroups") or []
+    for g, group in enumerate(groups):
+        for f, entry in enumerate(group.get("flavors") or []):
+            flavor = defined.get(entry.get("name"))
+            if flavor is None:
+                continue
+            pools = _flavor_pools(flavor, profile, tolerated=True)
+            for r, resource in enumerate(entry.get("resources") or []):
+                name = resource.get("name")
+                try:
+                    nominal = quantity.parse(resource.get("nominalQuota", 0))
+                except ValueError:
+                    continue  # kueue-admission reports unreadable quantities
+                capacity = sum(p.allocatable.get(name, 0.0) * p.max_nodes for p in pools)
+                if nominal > capacity:
+                    held = (
+                        " + ".join(
+                            f"{p.name} {p.max_nodes} × {quantity.show(name, p.allocatable.get(name, 0.0))}"
+                            for p in pools
+                        )
+                        or "no pool"
+                    )
+                    yield _finding(
+                        rendered,
+                        obj,
+                        f"flavor {entry['name']} has {name} nominal quota "
+                        f"{quantity.show(name, nominal)}, more than its pools can hold "
+                        f"({quantity.show(name, capacity)}: {held}): admitted pods wait for nodes",
+                        f"spec.resourceGroups[{g}].flavors[{f}].resources[{r}].nominalQuota",
+                        "lower the quota to the pools' capacity, or raise the pools' maxNodes in "
+                        "the profile (and the cluster)",
+                    )
