@@ -5,21 +5,21 @@ def test_good(findings_of):
     assert findings_of("pinned", "good") == []
 
 
-def test_bad_images_are_named_with_their_paths(findings_of):
+def test_bad_images_are_named_with_their_paths_and_lines(findings_of):
     findings = sorted(findings_of("pinned", "bad-images.yaml"), key=lambda f: f.path)
     assert [(f.line, f.path, f.message) for f in findings] == [
         (
-            1,
+            15,
             "spec.template.spec.containers[0].image",
             "image registry.example.com/web:latest uses a floating tag",
         ),
         (
-            1,
+            17,
             "spec.template.spec.containers[1].image",
             "image registry.example.com/sidecar has no tag: it runs whatever `latest` is",
         ),
         (
-            1,
+            12,
             "spec.template.spec.initContainers[0].image",
             "image us-central1-docker.pkg.dev/k8s-staging-images/tool comes from a staging registry; use the release registry",
         ),
