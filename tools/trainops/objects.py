@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import stat
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -131,7 +132,49 @@ def _load_document(chunk: str) -> list:
     return list(yaml.load_all(chunk, Loader=yaml.CSafeLoader))
 
 
+# Bounds on what one document may cost the rules that walk it. Aliases let a few hundred bytes
+# stand for billions of nodes; like go-yaml (Kubernetes' parser), which refuses a document with
+# "excessive aliasing", a document whose aliases expand it far past its parsed size is refused.
+# Nesting is bounded well below Python's recursion limit; real manifests nest a few dozen deep.
+MAX_DEPTH = 200
+_ALIAS_GROWTH = 10  # expanded nodes per parsed node that aliases may add
+_ALIAS_FREE_NODES = 100_000  # below this, any amount of aliasing is cheap enough
+
+
+def excessive(doc: object) -> str | None:
+    """Why `doc` is too deep or expands too far through aliases, or None (linear in its size)."""
+    sizes: dict[int, tuple[int, int]] = {}  # id -> (expanded nodes, depth)
+    pending: list[tuple[object, bool]] = [(doc, False)]
+    unique = 0
+    while pending:
+        node, children_done = pending.pop()
+        if not isinstance(node, dict | list) or id(node) in sizes:
+            continue
+        children = list(node.values() if isinstance(node, dict) else node)
+        if not children_done:
+            pending.append((node, True))
+            pending.extend((c, False) for c in children if isinstance(c, dict | list))
+            continue
+        nodes, depth = 1, 1
+        for child in children:
+            size, child_depth = sizes.get(id(child), (1, 0))
+            nodes += size
+            depth = max(depth, child_depth + 1)
+            unique += 0 if isinstance(child, dict | list) else 1
+        if depth > MAX_DEPTH:
+            return f"the document nests more than {MAX_DEPTH} levels deep"
+        sizes[id(node)] = (nodes, depth)
+        unique += 1
+    expanded = sizes.get(id(doc), (1, 0))[0]
+    if expanded > _ALIAS_FREE_NODES and expanded > _ALIAS_GROWTH * unique:
+        return f"YAML aliases expand the document to {expanded} nodes: excessive aliasing"
+    return None
+
+
 def _malformed_reason(doc: object) -> str | None:
+    too_costly = excessive(doc)
+    if too_costly:
+        return too_costly
     if not isinstance(doc, dict):
         return (
             f"document is a {type(doc).__name__}, not a mapping: a Kubernetes object is a mapping"
@@ -226,8 +269,8 @@ def take_origin(doc: dict) -> dict | None:
 def _document_lines(path: str, mtime: float) -> dict[tuple[str, str], int]:
     """(kind, name) -> line of each object in a local source file."""
     try:
-        text = Path(path).read_text()
-    except (OSError, UnicodeDecodeError):
+        text = read_text(Path(path))
+    except Unreadable:
         return {}
     lines = {}
     for first_line, chunk in split_documents(text):
@@ -252,6 +295,22 @@ def source_line(path: str, kind: str, name: str) -> int | None:
     except OSError:
         return None
     return _document_lines(path, mtime).get((kind, name))
+
+
+class Unreadable(Exception):
+    """A file that cannot be read as text; the message is one short clause."""
+
+
+def read_text(path: Path) -> str:
+    """A regular file's UTF-8 text. A FIFO or device named `.yaml` would block or never end."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise Unreadable("not a regular file")
+        return path.read_bytes().decode("utf-8")
+    except OSError as error:
+        raise Unreadable(f"cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise Unreadable(f"not UTF-8 text (byte {error.start} cannot be decoded)") from None
 
 
 def yaml_files(folder: Path) -> list[Path]:

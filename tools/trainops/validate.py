@@ -71,7 +71,9 @@ def _includes(root: Path, file: Path) -> bool:
     if file.parent not in kustomization.reachable(root):
         return False
     own = kustomization.kustomization_file(file.parent)
-    return own is not None and (own.resolve() == file or file.name in own.read_text())
+    return own is not None and (
+        own.resolve() == file or file.name in own.read_text(errors="replace")
+    )
 
 
 def roots_in_context(
@@ -119,9 +121,9 @@ def _read_files(root: Root) -> Rendered:
     rendered = Rendered(root.name, path=root.path)
     for file in files:
         try:
-            text = file.read_text()
-        except (OSError, UnicodeDecodeError) as error:
-            rendered.syntax_errors.append(Problem(display(file), None, f"cannot read: {error}"))
+            text = objects.read_text(file)
+        except objects.Unreadable as error:
+            rendered.syntax_errors.append(Problem(display(file), None, str(error)))
             continue
         _absorb(rendered, objects.parse_stream(text, display(file)))
     return rendered

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from trainops.errors import CannotRun
-from trainops.objects import parse_stream
+from trainops.objects import Unreadable, parse_stream, read_text
 from trainops.psa.evaluate import evaluate_object
 from trainops.psa.registry import (
     LEVELS,
@@ -46,9 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _objects(files: list[Path]):
     for file in files:
         try:
-            text = file.read_text()
-        except (OSError, UnicodeDecodeError) as error:
-            raise CannotRun(f"{file}: cannot read: {error}") from None
+            text = read_text(file)
+        except Unreadable as error:
+            raise CannotRun(f"{file}: {error}") from None
         parsed = parse_stream(text, str(file))
         problem = (parsed.syntax_errors or parsed.malformed or [None])[0]
         if problem is not None:
