@@ -62,7 +62,8 @@ def _kustomizations(root: Path) -> Iterator[tuple[Path, list[str], dict]]:
     for folder in kustomization.reachable(root):
         file = kustomization.kustomization_file(folder)
         if file is not None:
-            yield file, file.read_text().splitlines(), kustomization.read_kustomization(folder)
+            text = file.read_text(errors="replace")
+            yield file, text.splitlines(), kustomization.read_kustomization(folder)
 
 
 def kustomization_pins(root: Path) -> list[Pin]:

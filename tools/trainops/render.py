@@ -202,7 +202,8 @@ def _yaml_failure(root: Path, name: str, go_message: str, go_line: str | None) -
         candidate = folder / name
         if candidate.is_file():
             try:
-                list(yaml.load_all(candidate.read_text(), Loader=yaml.CSafeLoader))
+                text = candidate.read_text(errors="replace")
+                list(yaml.load_all(text, Loader=yaml.CSafeLoader))
             except yaml.MarkedYAMLError as error:
                 mark = error.problem_mark or error.context_mark
                 line = mark.line + 1 if mark else None
