@@ -17,6 +17,7 @@ from trainops.psa.registry import (
     parse_level,
     parse_version,
 )
+from trainops.report.visible import visible
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -82,13 +83,16 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         for result in results:
-            where = f"{result['path']}:{result['line']}: {result['kind']}/{result['name']}"
+            where = visible(f"{result['path']}:{result['line']}: {result['kind']}/{result['name']}")
             if result["allowed"]:
                 print(f"{where}: allowed by {policy}")
             for violation in result["violations"]:
                 print(
-                    f"{where}: violates {policy}: {violation['check']} at {violation['path']}: "
-                    f"{violation['reason']} ({violation['detail']})"
+                    where
+                    + visible(
+                        f": violates {policy}: {violation['check']} at {violation['path']}: "
+                        f"{violation['reason']} ({violation['detail']})"
+                    )
                 )
         allowed = sum(r["allowed"] for r in results)
         print(

@@ -124,12 +124,17 @@ def _check_template(rendered, cluster, obj, template, enforce, advisory) -> Iter
         for violation in evaluate_template(level, minor, template):
             mode = "enforced" if severity is Severity.ERROR else "audited/warned"
             message = f"{violation.check}: {violation.reason} ({violation.detail}); {shown} is {mode} on namespace {obj.namespace}"
-            for path in violation.paths:
+            # The detail already names every offending container: one finding at the first
+            # path (one more for the injected init container), not one per container, or N
+            # failing containers would print N copies of an N-name list.
+            own = [p for p in violation.paths if not any(p.startswith(i) for i in injected_paths)]
+            injected_only = [p for p in violation.paths if p not in own]
+            for path in [group[0] for group in (own, injected_only) if group]:
                 if (violation.check, path) in reported:
                     continue
                 reported.add((violation.check, path))
                 shown_message = message
-                if any(path.startswith(p) for p in injected_paths):
+                if injected is not None and path in injected_only:
                     shown_message = f"the init-pytorch container the Training Operator injects, from {injected.source}, fails: {message}"
                 yield Finding(
                     ID,
