@@ -122,6 +122,16 @@ _YAML11_ONLY = re.compile(
 )
 
 
+class _KubernetesLoader(yaml.CSafeLoader):
+    """libyaml, reading scalars as Kubernetes' YAML-to-JSON conversion does: an unquoted
+    2024-01-01 stays the string it is (JSON has no date), where PyYAML would make a date."""
+
+
+_KubernetesLoader.add_constructor(
+    "tag:yaml.org,2002:timestamp", yaml.constructor.SafeConstructor.construct_yaml_str
+)
+
+
 def _load_document(chunk: str) -> list:
     """The document(s) in one chunk, read as libyaml would, as fast as yaml-rs can."""
     if not _YAML11_ONLY.search(f"\n{chunk}\n"):
@@ -171,8 +181,64 @@ def excessive(doc: object) -> str | None:
     return None
 
 
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _key_text(key: object) -> str:
+    """A mapping key as Kubernetes' YAML-to-JSON conversion writes it (true, 1, 1.5, null)."""
+    return {True: "true", False: "false", None: "null"}.get(key, str(key))  # type: ignore[arg-type]
+
+
+def not_json(doc: object) -> str | None:
+    """Where `doc` holds a value JSON has no type for (binary, a set), or None. Keys that are not
+    strings become the strings Kubernetes makes of them, in place."""
+    seen: set[int] = set()
+    pending: list[tuple[str, object]] = [("", doc)]
+    while pending:
+        where, node = pending.pop()
+        if isinstance(node, dict):
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            for key in [k for k in node if not isinstance(k, str)]:
+                if not isinstance(key, _JSON_SCALARS):
+                    return f"a key at {where or 'the top'} is a YAML {type(key).__name__}"
+                node[_key_text(key)] = node.pop(key)
+            pending.extend((f"{where}.{key}".lstrip("."), value) for key, value in node.items())
+        elif isinstance(node, list):
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            pending.extend((f"{where}[{index}]", item) for index, item in enumerate(node))
+        elif not isinstance(node, _JSON_SCALARS):
+            return (
+                f"the value at {where} is a YAML {type(node).__name__}, which JSON has no type for"
+            )
+    return None
+
+
+def _metadata_reason(metadata: dict) -> str | None:
+    """What is wrong with the ObjectMeta every kind shares, that every rule reads."""
+    for field in ("name", "generateName", "namespace"):
+        if field in metadata and not isinstance(metadata[field], str | None):
+            return f"metadata.{field} is a {type(metadata[field]).__name__}, not a string"
+    for field in ("labels", "annotations"):
+        values = metadata.get(field)
+        if values is None:
+            continue
+        if not isinstance(values, dict):
+            return f"metadata.{field} is a {type(values).__name__}, not a mapping of strings"
+        wrong = next((k for k, v in values.items() if not isinstance(v, str)), None)
+        if wrong is not None:
+            return (
+                f"metadata.{field}.{wrong} is a {type(values[wrong]).__name__}, "
+                "not a string: quote it"
+            )
+    return None
+
+
 def _malformed_reason(doc: object) -> str | None:
-    too_costly = excessive(doc)
+    too_costly = excessive(doc) or not_json(doc)
     if too_costly:
         return too_costly
     if not isinstance(doc, dict):
@@ -188,7 +254,7 @@ def _malformed_reason(doc: object) -> str | None:
         missing.append("metadata.name")
     if missing:
         return f"object has no {', '.join(missing)}"
-    return None
+    return _metadata_reason(metadata)  # type: ignore[arg-type]
 
 
 def _fast_whole(text: str, chunks: list[tuple[int, str]]) -> list[list] | None:

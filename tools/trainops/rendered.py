@@ -7,6 +7,7 @@ from functools import cached_property
 from pathlib import Path
 
 from trainops.objects import K8sObject, Problem
+from trainops.shape import mapping
 
 
 @dataclass
@@ -17,6 +18,8 @@ class Rendered:
     failure: Problem | None = None
     syntax_errors: list[Problem] = field(default_factory=list)
     malformed: list[Problem] = field(default_factory=list)
+    # Objects whose schema says a field has the wrong type: only the schema rule reads them.
+    ill_shaped: list[K8sObject] = field(default_factory=list)
 
     @property
     def loaded(self) -> bool:
@@ -52,7 +55,7 @@ class Cluster:
         found: dict[str, dict[str, str]] = {}
         for obj in self.objects():
             if obj.kind == "Namespace" and obj.api_version == "v1":
-                found.setdefault(obj.name, dict(obj.doc["metadata"].get("labels") or {}))
+                found.setdefault(obj.name, dict(mapping(obj.doc["metadata"].get("labels"))))
         return found
 
     def root_at(self, path: object) -> Rendered | None:

@@ -17,6 +17,7 @@ from trainops.paths import display
 from trainops.render import Renderer, RenderFailure
 from trainops.rendered import Cluster, Rendered
 from trainops.rules import RULES
+from trainops.rules.schema import withhold_ill_shaped
 from trainops.schema.catalog import Catalog
 
 
@@ -387,6 +388,8 @@ def validate(
     rendered_at = time.perf_counter()
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
     catalog = catalog_for(schema_sources, versions, crd_roots, config.folder if config else None)
+    for result in rendered:
+        withhold_ill_shaped(result, catalog)
     cluster_of = clusters(rendered)
     for cluster in {id(c): c for c in cluster_of.values()}.values():
         cluster.catalog, cluster.config, cluster.everything = catalog, config, rendered

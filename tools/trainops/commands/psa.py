@@ -10,6 +10,7 @@ from pathlib import Path
 from trainops.errors import CannotRun
 from trainops.objects import Unreadable, parse_stream, read_text
 from trainops.psa.evaluate import evaluate_object
+from trainops.psa.pods import ill_shaped_templates
 from trainops.psa.registry import (
     LEVELS,
     NEWEST_KUBERNETES_MINOR,
@@ -54,6 +55,9 @@ def _objects(files: list[Path]):
         problem = (parsed.syntax_errors or parsed.malformed or [None])[0]
         if problem is not None:
             raise CannotRun(f"{problem.file}:{problem.line}: {problem.message}")
+        for obj in parsed.objects:
+            for path, message in ill_shaped_templates(obj.doc)[:1]:
+                raise CannotRun(f"{obj.file}:{obj.line}: {obj.ref} at {path}: {message}")
         yield from parsed.objects
 
 

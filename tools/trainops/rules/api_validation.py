@@ -38,6 +38,7 @@ from trainops.objects import K8sObject
 from trainops.psa.injected import pytorch_init, receives_pytorch_init
 from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
+from trainops.shape import mapping
 
 ID = "api-validation"
 SEVERITY = Severity.ERROR
@@ -71,7 +72,7 @@ def _template_context(obj: K8sObject, path: str, custom: bool, relaxed: bool) ->
     injected: dict[str, str] = {}
     policies = None
     if obj.group == "kubeflow.org" and obj.kind == "PyTorchJob":
-        if "Master" in (spec.get("pytorchReplicaSpecs") or {}) and ".Master." not in f"{path}.":
+        if "Master" in (mapping(spec.get("pytorchReplicaSpecs"))) and ".Master." not in f"{path}.":
             injected["init-pytorch"] = "the Training Operator"
     elif obj.group == "ray.io" and "workerGroupSpecs[" in path:
         injected["wait-gcs-ready"] = "KubeRay"

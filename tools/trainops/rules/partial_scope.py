@@ -22,6 +22,7 @@ from trainops.findings import Finding, Severity
 from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
 from trainops.rules.kueue_admission import QUEUE_LABEL, framework
+from trainops.shape import mapping
 
 ID = "partial-scope"
 SEVERITY = Severity.WARNING
@@ -56,7 +57,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                 _HINT,
             )
         labels = (
-            (obj.doc.get("metadata") or {}).get("labels")
+            (mapping(obj.doc.get("metadata"))).get("labels")
             if isinstance(obj.doc.get("metadata"), dict)
             else None
         )

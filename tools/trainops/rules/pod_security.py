@@ -30,6 +30,7 @@ from trainops.psa.injected import pytorch_init, receives_pytorch_init
 from trainops.psa.pods import PodTemplate, pod_templates
 from trainops.psa.registry import LEVELS, PRIVILEGED, PolicyError, parse_version
 from trainops.rendered import Cluster, Rendered
+from trainops.shape import sequence
 
 ID = "pod-security"
 SEVERITY = Severity.ERROR
@@ -62,7 +63,7 @@ def _with_injected(obj: K8sObject, template: PodTemplate, cluster: Cluster):
         return template, None
     injected = cluster.memo("pytorch-init", pytorch_init)
     spec = dict(template.spec)
-    spec["initContainers"] = list(spec.get("initContainers") or []) + injected.containers
+    spec["initContainers"] = list(sequence(spec.get("initContainers"))) + injected.containers
     return PodTemplate(template.path, template.metadata, spec), injected
 
 

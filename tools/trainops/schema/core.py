@@ -57,6 +57,11 @@ def _definitions(version: str) -> dict:
     return json.loads(text)["$defs"]
 
 
+def definitions(version: str) -> dict:
+    """Every definition (`io.k8s.api.core.v1.PodSpec`, …) of a Kubernetes version's schemas."""
+    return _definitions(version)
+
+
 @cache
 def schema_for(k8s_version: str, api_version: str, kind: str) -> dict | None:
     """The self-contained strict schema of a core kind at a Kubernetes version, or None."""
