@@ -132,6 +132,9 @@ def mirror_tags(mirror: Path, owner_repo: str) -> list[str] | None:
 class MirrorMiss(Exception):
     """The mirror cannot supply what a kustomization asks for; the message says what it lacks."""
 
+    folder: Path  # the kustomization's folder and the entry it lists, set where they are known
+    entry: str
+
 
 # What a tag or branch name can be (git check-ref-format, narrowed): never starting with `-`,
 # which git would read as an option, and no `..`, `@{`, control characters or spaces.

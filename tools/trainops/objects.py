@@ -127,9 +127,11 @@ class _KubernetesLoader(yaml.CSafeLoader):
     2024-01-01 stays the string it is (JSON has no date), where PyYAML would make a date."""
 
 
-_KubernetesLoader.add_constructor(
-    "tag:yaml.org,2002:timestamp", yaml.constructor.SafeConstructor.construct_yaml_str
-)
+def _timestamp_as_text(loader: yaml.SafeLoader, node: yaml.Node) -> str:
+    return str(node.value)
+
+
+_KubernetesLoader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
 
 
 def _load_document(chunk: str) -> list:

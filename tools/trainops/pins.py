@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainops import kustomization
+from trainops.objects import ObjectRef
 from trainops.paths import display
 from trainops.psa.pods import pod_templates
 from trainops.raw_files import parse_raw_url
@@ -33,7 +34,7 @@ class Pin:
     file: str
     line: int | None
     path: str | None = None  # JSON path, for images in objects
-    object_ref: object | None = None
+    object_ref: ObjectRef | None = None
 
     def as_dict(self) -> dict:
         return {

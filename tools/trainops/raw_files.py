@@ -97,6 +97,7 @@ def offline_tree(
             )
         local_urls: dict[str, str] = {}
         for folder, raw in entries:
+            assert mirror_dir is not None  # entries are only looked for with a mirror
             try:
                 content = mirror.mirror_file(mirror_dir, raw.repo, raw.ref, raw.path)
             except mirror.MirrorMiss as miss:
@@ -106,6 +107,7 @@ def offline_tree(
             (copied / _LOCAL_FOLDER).mkdir(exist_ok=True)
             (copied / _LOCAL_FOLDER / raw.local_name).write_bytes(content)
             kustomization_file = kustomization.kustomization_file(copied)
+            assert kustomization_file is not None  # copied from a folder that has one
             text = kustomization_file.read_text()
             kustomization_file.write_text(
                 text.replace(raw.url, f"{_LOCAL_FOLDER}/{raw.local_name}")

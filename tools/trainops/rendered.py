@@ -5,9 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trainops.objects import K8sObject, Problem
 from trainops.shape import mapping
+
+if TYPE_CHECKING:  # both import the rules, which import this module
+    from trainops.config import Config
+    from trainops.schema.catalog import Catalog
 
 
 @dataclass
@@ -33,8 +38,8 @@ class Cluster:
     need to know beyond one root, such as namespaces' labels or an operator's configuration."""
 
     roots: list[Rendered]
-    catalog: object | None = None  # schema.catalog.Catalog, shared by every cluster of a run
-    config: object | None = None  # config.Config
+    catalog: Catalog | None = None  # shared by every cluster of a run
+    config: Config | None = None
     everything: list[Rendered] = field(
         default_factory=list
     )  # every root of the run, for cross-root rules

@@ -263,6 +263,7 @@ def _settle(
                     )
                 )
     for entry, ignore in path_ignores:
+        assert config is not None  # path ignores come from it
         if not ignore.used and entry.rule in ran:
             kept.append(
                 Finding(

@@ -107,7 +107,7 @@ def validate(
 
 
 def validate_crd_name(doc: dict) -> Errors:
-    spec = doc.get("spec") if isinstance(doc.get("spec"), dict) else {}
+    spec = mapping(doc.get("spec"))
     plural = (
         (mapping(spec.get("names"))).get("plural") if isinstance(spec.get("names"), dict) else None
     )

@@ -142,7 +142,7 @@ def selector_matches(selector: object, labels: Mapping[str, str]) -> bool:
     for expression in mappings(selector.get("matchExpressions")):
         if not isinstance(expression, dict):
             return False
-        key, operator = expression.get("key"), expression.get("operator")
+        key, operator = str(expression.get("key")), expression.get("operator")
         values = [str(v) for v in sequence(expression.get("values"))]
         present = key in labels
         if operator == "In" and not (present and labels[key] in values):

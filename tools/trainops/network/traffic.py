@@ -102,7 +102,7 @@ def _replicas(value: object, default: int = 1) -> int:
 
 def _operator_labels(obj: K8sObject, template: PodTemplate) -> tuple[dict[str, str], str, int]:
     """(labels the operator adds, the role, how many pods) for one template of a known kind."""
-    spec = obj.doc.get("spec") if isinstance(obj.doc.get("spec"), dict) else {}
+    spec = mapping(obj.doc.get("spec"))
     parts = template.path.split(".")
     if obj.group == "kubeflow.org" and obj.kind in _KUBEFLOW_JOBS and len(parts) > 2:
         # Training Operator v1.8: pkg/controller.v1/common (labels of every replica pod).
@@ -115,7 +115,7 @@ def _operator_labels(obj: K8sObject, template: PodTemplate) -> tuple[dict[str, s
         }
         if role == "Master":
             labels["training.kubeflow.org/job-role"] = "master"
-        elastic = spec.get("elasticPolicy") if isinstance(spec.get("elasticPolicy"), dict) else {}
+        elastic = mapping(spec.get("elasticPolicy"))
         count = max(_replicas(replica.get("replicas")), _replicas(elastic.get("maxReplicas"), 0))
         return labels, role, count
     if obj.group == "ray.io" and ".submitterPodTemplate" not in f".{template.path}":
@@ -181,11 +181,11 @@ def pods_of(obj: K8sObject) -> list[Pods]:
 
 def _distributed(obj: K8sObject) -> tuple[PortSet, str] | None:
     """The ports every pod of this object must reach on every other, if it is one distributed job."""
-    spec = obj.doc.get("spec") if isinstance(obj.doc.get("spec"), dict) else {}
+    spec = mapping(obj.doc.get("spec"))
     if obj.group == "kubeflow.org" and obj.kind in _KUBEFLOW_JOBS:
         return TORCH_DISTRIBUTED, TORCH_WHY
     if obj.group == "batch.volcano.sh" and obj.kind == "Job":
-        plugins = spec.get("plugins") if isinstance(spec.get("plugins"), dict) else {}
+        plugins = mapping(spec.get("plugins"))
         if _VOLCANO_DISTRIBUTED_PLUGINS & set(plugins):
             return TORCH_DISTRIBUTED, TORCH_WHY
     if obj.group == "ray.io" and obj.kind in ("RayCluster", "RayJob", "RayService"):
@@ -194,7 +194,7 @@ def _distributed(obj: K8sObject) -> tuple[PortSet, str] | None:
 
 
 def _dashboard_port(obj: K8sObject) -> int:
-    spec = obj.doc.get("spec") if isinstance(obj.doc.get("spec"), dict) else {}
+    spec = mapping(obj.doc.get("spec"))
     cluster = spec.get("rayClusterSpec") or spec.get("rayClusterConfig") or spec
     params = mapping((mapping((cluster or {}).get("headGroupSpec"))).get("rayStartParams"))
     try:

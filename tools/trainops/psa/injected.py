@@ -96,7 +96,7 @@ def pytorch_init(cluster: Cluster) -> InjectedInit:
                 (v for v in mappings(pod.get("volumes")) if v.get("name") == mount.get("name")), {}
             )
             config_map = _config_map(
-                cluster, deployment.namespace, (mapping(volume.get("configMap"))).get("name")
+                cluster, deployment.namespace, str(mapping(volume.get("configMap")).get("name"))
             )
             if config_map is None:
                 return InjectedInit(

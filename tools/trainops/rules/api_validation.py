@@ -68,7 +68,7 @@ def _relaxed(cluster: Cluster) -> bool:
 def _template_context(obj: K8sObject, path: str, custom: bool, relaxed: bool) -> PodContext:
     if not custom:
         return PodContext(kinds.RESTART_POLICIES.get((obj.group, obj.kind)), relaxed)
-    spec = obj.doc.get("spec") if isinstance(obj.doc.get("spec"), dict) else {}
+    spec = mapping(obj.doc.get("spec"))
     injected: dict[str, str] = {}
     policies = None
     if obj.group == "kubeflow.org" and obj.kind == "PyTorchJob":
@@ -112,7 +112,7 @@ def _is_custom(obj: K8sObject, cluster: Cluster) -> bool:
 
 def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[str, str]]:
     custom = _is_custom(obj, cluster)
-    metadata = obj.doc.get("metadata") if isinstance(obj.doc.get("metadata"), dict) else {}
+    metadata = mapping(obj.doc.get("metadata"))
     yield from meta.validate(obj.group, obj.kind, metadata, custom=custom)
     if obj.group == "apiextensions.k8s.io" and obj.kind == "CustomResourceDefinition":
         yield from meta.validate_crd_name(obj.doc)

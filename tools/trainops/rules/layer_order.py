@@ -36,14 +36,14 @@ ANNOTATION_LIMIT = 262144
 
 
 def _crd_kinds(rendered: Rendered) -> set[tuple[str, str]]:
-    return {
-        (
-            (mapping(o.doc.get("spec"))).get("group"),
-            (mapping((mapping(o.doc.get("spec"))).get("names"))).get("kind"),
-        )
-        for o in rendered.objects
-        if o.kind == "CustomResourceDefinition"
-    }
+    kinds = set()
+    for crd in rendered.objects:
+        if crd.kind == "CustomResourceDefinition":
+            spec = mapping(crd.doc.get("spec"))
+            group, kind = spec.get("group"), mapping(spec.get("names")).get("kind")
+            if isinstance(group, str) and isinstance(kind, str):
+                kinds.add((group, kind))
+    return kinds
 
 
 def _custom_resources(rendered: Rendered, crd_kinds: set[tuple[str, str]]):
