@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 
@@ -114,3 +115,47 @@ def test_a_config_that_is_not_utf8_is_one_line(tmp_path):
     (tmp_path / "trainops.yaml").write_bytes(b"roots: [\xff]\n")
     done = _limited("validate", cwd=tmp_path)
     assert done.returncode == 2 and "trainops.yaml: not UTF-8 text" in done.stderr
+
+
+WRONG_TYPES = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: dated
+  annotations: {argocd.argoproj.io/sync-wave: "1.5"}
+  labels: {when: 2024-01-01}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: numbered, annotations: 7}
+spec: {containers: [{name: c, image: busybox:1.37}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: listed}
+spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: [busybox]}]}}}
+"""
+
+
+def test_wrong_typed_fields_are_findings_at_their_paths(tmp_path):
+    # As found: each of these ended in a traceback.
+    write_tree(tmp_path, {"objects.yaml": WRONG_TYPES})
+    done = _limited("validate", "objects.yaml", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    found = {(f["rule"], f["path"], f["message"].split(",")[0]) for f in json.loads(done.stdout)}
+    assert ("malformed-object", None, "metadata.annotations is a number") in {
+        (rule, path, message.split(", not")[0]) for rule, path, message in found
+    }
+    assert any(
+        rule == "schema" and path == "spec.template.spec.containers[0].image"
+        for rule, path, _ in found
+    )
+    # A date reads as the string Kubernetes reads: no finding for the label.
+    assert not any("when" in message for _, _, message in found)
+
+
+def test_psa_stops_with_one_line_at_a_wrong_typed_field(tmp_path):
+    write_tree(tmp_path, {"objects.yaml": WRONG_TYPES.split("---\n", 2)[2]})
+    done = _limited("psa", "--level", "restricted", str(tmp_path / "objects.yaml"))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "Job/listed at spec.template.spec.containers[0].image" in done.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 import stat
 from dataclasses import dataclass
@@ -206,11 +207,15 @@ def not_json(doc: object) -> str | None:
                 if not isinstance(key, _JSON_SCALARS):
                     return f"a key at {where or 'the top'} is a YAML {type(key).__name__}"
                 node[_key_text(key)] = node.pop(key)
+            for key, value in node.items():
+                if isinstance(value, datetime.date):
+                    node[key] = value.isoformat()  # what Kubernetes reads: the text, not a date
             pending.extend((f"{where}.{key}".lstrip("."), value) for key, value in node.items())
         elif isinstance(node, list):
             if id(node) in seen:
                 continue
             seen.add(id(node))
+            node[:] = [v.isoformat() if isinstance(v, datetime.date) else v for v in node]
             pending.extend((f"{where}[{index}]", item) for index, item in enumerate(node))
         elif not isinstance(node, _JSON_SCALARS):
             return (
@@ -219,22 +224,30 @@ def not_json(doc: object) -> str | None:
     return None
 
 
+def _type_name(value: object) -> str:
+    """How a YAML reader would name the type of `value`: a number, a list, a mapping…"""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return {dict: "a mapping", list: "a list", type(None): "null"}.get(type(value), "a string")
+
+
 def _metadata_reason(metadata: dict) -> str | None:
     """What is wrong with the ObjectMeta every kind shares, that every rule reads."""
     for field in ("name", "generateName", "namespace"):
         if field in metadata and not isinstance(metadata[field], str | None):
-            return f"metadata.{field} is a {type(metadata[field]).__name__}, not a string"
+            return f"metadata.{field} is {_type_name(metadata[field])}, not a string"
     for field in ("labels", "annotations"):
         values = metadata.get(field)
         if values is None:
             continue
         if not isinstance(values, dict):
-            return f"metadata.{field} is a {type(values).__name__}, not a mapping of strings"
+            return f"metadata.{field} is {_type_name(values)}, not a mapping of strings"
         wrong = next((k for k, v in values.items() if not isinstance(v, str)), None)
         if wrong is not None:
             return (
-                f"metadata.{field}.{wrong} is a {type(values[wrong]).__name__}, "
-                "not a string: quote it"
+                f"metadata.{field}.{wrong} is {_type_name(values[wrong])}, not a string: quote it"
             )
     return None
 
