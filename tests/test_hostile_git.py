@@ -11,12 +11,14 @@ RAW = "https://raw.githubusercontent.com/volcano-sh/volcano/{ref}/{path}"
 
 
 def test_a_raw_file_ref_that_is_a_git_option_writes_nothing(mirror, tmp_path):
-    # As found: the "ref" reached `git show` as `--output=…` and truncated a file outside.
+    # As found: the "ref" reached `git show` as `--output=a:/../../victim.txt`, which git
+    # resolves from its working folder (through a folder named `a:`) to a file outside.
     victim = tmp_path / "victim.txt"
     victim.write_text("precious\n")
-    url = RAW.format(ref="--output=a", path=f"..{tmp_path}/victim.txt")
+    url = RAW.format(ref="--output=a", path="/../../victim.txt")
     write_tree(tmp_path, {"app/kustomization.yaml": f"resources:\n  - {url}\n"})
-    done = run_trainops("validate", str(tmp_path / "app"))
+    (tmp_path / "app" / "a:").mkdir()
+    done = run_trainops("validate", ".", cwd=tmp_path / "app")
     assert victim.read_text() == "precious\n"
     assert done.returncode == 1, done.stderr
     assert "render-failed" in done.stdout and "is not a tag or branch name" in done.stdout
