@@ -11,13 +11,22 @@ STAMP := $(VENV)/.installed
 
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: validate test bench lock clean
+.PHONY: validate test lint bench lock clean
 
 validate: $(STAMP)
 	$(BIN)/trainops validate
 
-test: $(TEST_STAMP)
+test: lint
 	$(BIN)/python -m pytest -n 2
+
+# Style, lint and types: ruff (config in pyproject.toml) on the tool, its tests and benchmarks,
+# and pyright in standard mode on the tool.
+LINTED := tools tests bench
+
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
+	$(BIN)/pyright tools/trainops
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/bench_validate.py

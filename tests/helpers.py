@@ -25,7 +25,7 @@ LAYERS = ("operators", "platform", "workloads")
 
 
 def run_trainops(
-    *args: str, cwd: Path = REPO, env: dict[str, str] | None = None
+    *args: str, cwd: Path = REPO, env: dict[str, str] | None = None, timeout: float | None = None
 ) -> subprocess.CompletedProcess:
     """The real CLI in a subprocess, as a user runs it."""
     full_env = dict(os.environ)
@@ -38,6 +38,7 @@ def run_trainops(
         env=full_env,
         capture_output=True,
         text=True,
+        timeout=timeout,
     )
 
 

@@ -47,14 +47,14 @@ def test_git_environment_appends_to_existing_git_config_entries(mirror):
         "GIT_CONFIG_VALUE_0": "false",
     }
     env = mirror_module.git_environment(mirror, base)
-    assert env["GIT_CONFIG_COUNT"] == "2"
+    assert env["GIT_CONFIG_COUNT"] == "4"  # the mirror URL and the two protocol settings
     assert env["GIT_CONFIG_KEY_0"] == "core.autocrlf"
     assert env["GIT_CONFIG_KEY_1"].startswith("url.file://") and env["GIT_CONFIG_KEY_1"].endswith(
         "/github.com/.insteadOf"
     )
     assert env["GIT_CONFIG_VALUE_1"] == "https://github.com/"
     assert env["GIT_TERMINAL_PROMPT"] == "0"
-    assert "GIT_CONFIG_COUNT" not in os.environ or os.environ["GIT_CONFIG_COUNT"] != "2"
+    assert "GIT_CONFIG_COUNT" not in os.environ or os.environ["GIT_CONFIG_COUNT"] != "4"
 
 
 def test_without_a_mirror_git_is_left_alone():

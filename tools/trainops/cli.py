@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
 
-from trainops import __version__
+from trainops import __version__, processes
 from trainops.commands import build, diff, fix, pins, psa, rules, schemas, validate, version
 from trainops.errors import CannotRun
+from trainops.report.visible import visible
 
 EXIT_CANNOT_RUN = 2
 
@@ -25,16 +28,63 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process the signal ended
+
+
+class _ReaderGone(io.TextIOBase):
+    """stdout that, once its reader has gone (`trainops psa … | head`), sends the rest of the
+    output nowhere instead of stopping: the command still runs to its verdict, so its exit code
+    (what `set -o pipefail` sees) says whether the input passed, not 0 for a cut-short run."""
+
+    def __init__(self, stream: io.TextIOBase) -> None:
+        self._stream = stream
+
+    def _discard_from_now(self) -> None:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, self._stream.fileno())
+        os.close(devnull)
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._discard_from_now()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._discard_from_now()
+            self._stream.flush()
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return self._stream.isatty()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self._stream.encoding
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    processes.handle_sigterm()
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout = _ReaderGone(sys.stdout)
     try:
         return args.run(args)
     except CannotRun as error:
-        print(f"trainops: error: {error}", file=sys.stderr)
+        print(f"trainops: error: {visible(error)}", file=sys.stderr)
         return EXIT_CANNOT_RUN
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        # Output piped into `head` and the like: not an error of ours.
-        sys.stderr.close()
-        return 0
+    except processes.Terminated:
+        return EXIT_TERMINATED
+    finally:
+        sys.stdout.flush()

@@ -11,6 +11,7 @@ import jsonschema_rs
 import yaml
 
 from trainops.errors import CannotRun
+from trainops.objects import Unreadable, excessive, read_text
 from trainops.paths import display
 
 CONFIG_NAME = "trainops.yaml"
@@ -66,7 +67,16 @@ class Config:
     def _expand(self, patterns: list[str], what: str) -> list[Path]:
         paths: list[Path] = []
         for pattern in patterns:
-            matched = sorted(p for p in self.folder.glob(pattern) if p.is_dir() or p.is_file())
+            if Path(pattern).is_absolute():
+                raise CannotRun(
+                    f"{self.file}: {what} pattern {pattern!r} is absolute: "
+                    f"patterns are relative to the folder of {CONFIG_NAME}"
+                )
+            try:
+                found = self.folder.glob(pattern)
+                matched = sorted(p for p in found if p.is_dir() or p.is_file())
+            except (ValueError, NotImplementedError) as error:
+                raise CannotRun(f"{self.file}: {what} pattern {pattern!r}: {error}") from None
             if not matched:
                 raise CannotRun(f"{self.file}: {what} pattern {pattern!r} matches nothing")
             paths.extend(matched)
@@ -89,6 +99,31 @@ def _location(error) -> str:
     return f" at {path}" if path else ""
 
 
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _first_non_json(data: object) -> str | None:
+    """Where the config holds a value JSON has no type for (YAML reads 2024-01-01 as a date)."""
+    if excessive(data):
+        return f": {excessive(data)}"
+    pending: list[tuple[str, object]] = [("", data)]
+    while pending:
+        where, value = pending.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    return f"{where and ' at ' + where}: key {key!r} is not a string: quote it"
+                pending.append((f"{where}.{key}".lstrip("."), item))
+        elif isinstance(value, list):
+            pending.extend((f"{where}[{index}]", item) for index, item in enumerate(value))
+        elif not isinstance(value, _JSON_SCALARS):
+            return (
+                f"{where and ' at ' + where}: {str(value)!r} reads as a YAML "
+                f"{type(value).__name__}, not a string: quote it"
+            )
+    return None
+
+
 def find_config(start: Path | None = None) -> Path | None:
     """`trainops.yaml` in `start` (default: the working folder) or the nearest folder above it,
     so every command works from any folder of the repository, as git does."""
@@ -108,11 +143,18 @@ def load_config(path: Path | None) -> Config | None:
     elif not path.is_file():
         raise CannotRun(f"{path}: config file does not exist")
     try:
-        data = yaml.load(path.read_text(), Loader=yaml.CSafeLoader)
+        data = yaml.load(read_text(path), Loader=yaml.CSafeLoader)
+    except Unreadable as error:
+        raise CannotRun(f"{path}: {error}") from None
     except yaml.MarkedYAMLError as error:
         line = error.problem_mark.line + 1 if error.problem_mark else "?"
         raise CannotRun(f"{path}:{line}: YAML syntax error: {error.problem}") from None
+    except yaml.YAMLError as error:
+        raise CannotRun(f"{path}: YAML syntax error: {error}") from None
     data = {} if data is None else data
+    not_json = _first_non_json(data)
+    if not_json:
+        raise CannotRun(f"{path}{not_json}")
     errors = list(jsonschema_rs.validator_for(config_schema()).iter_errors(data))
     if errors:
         first = errors[0]

@@ -238,7 +238,7 @@ def compare_crds(name: str, old: dict | None, new: dict | None) -> list[SchemaCh
             found.append(SchemaChange(name, version, "", "version now served", False))
     storage = [
         {
-            v.get("name")
+            str(v.get("name"))
             for v in ((crd.get("spec") or {}).get("versions") or [])
             if isinstance(v, dict) and v.get("storage")
         }

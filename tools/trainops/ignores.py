@@ -13,6 +13,8 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass
 
+from trainops.shape import mapping
+
 ANNOTATION = "trainops.dev/ignore"
 
 
@@ -41,7 +43,7 @@ def parse(value: str) -> tuple[list[Ignore], list[str]]:
 
 
 def object_ignores(doc: dict) -> tuple[list[Ignore], list[str]]:
-    value = ((doc.get("metadata") or {}).get("annotations") or {}).get(ANNOTATION)
+    value = (mapping((mapping(doc.get("metadata"))).get("annotations"))).get(ANNOTATION)
     return parse(value) if value is not None else ([], [])
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 import yaml
+
+from trainops import objects
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 _REFERENCE_FIELDS = ("resources", "bases", "components")
@@ -28,15 +31,48 @@ def read_kustomization(directory: Path) -> dict:
     path = kustomization_file(directory)
     if path is None:
         return {}
-    try:
-        loaded = yaml.load(path.read_text(), Loader=yaml.CSafeLoader)
-    except (OSError, yaml.YAMLError):
-        return {}
+    loaded = _load(path)
     return loaded if isinstance(loaded, dict) else {}
+
+
+def _load(path: Path) -> object:
+    """The parsed file, or a string saying why it cannot be read (kept short: one finding)."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return "not a regular file"
+        loaded = yaml.load(path.read_bytes().decode("utf-8"), Loader=yaml.CSafeLoader)
+    except OSError as error:
+        return f"cannot be read: {error.strerror or error}"
+    except UnicodeDecodeError as error:
+        return f"is not UTF-8 text (byte {error.start} cannot be decoded)"
+    except (yaml.YAMLError, RecursionError):
+        return None  # kustomize reports a syntax error better, with its line
+    return objects.excessive(loaded) or loaded
+
+
+def unreadable(directory: Path) -> tuple[Path, str] | None:
+    """(file, why) when the kustomization in `directory` must not be given to kustomize: it cannot
+    be read, is not UTF-8, or would make kustomize expand aliases until it runs out of memory."""
+    path = kustomization_file(directory)
+    if path is None:
+        return None
+    loaded = _load(path)
+    return (path, loaded) if isinstance(loaded, str) else None
 
 
 def is_remote(entry: str) -> bool:
     return "://" in entry or entry.startswith(("git@", "github.com/"))
+
+
+def remote_entries(directory: Path) -> list[str]:
+    """Remote URLs the kustomization in `directory` lists (resources, bases, components)."""
+    kustomization = read_kustomization(directory)
+    return [
+        entry
+        for field in _REFERENCE_FIELDS
+        for entry in kustomization.get(field) or []
+        if isinstance(entry, str) and is_remote(entry)
+    ]
 
 
 def local_folders(directory: Path) -> list[Path]:
@@ -85,7 +121,11 @@ def locate_entry(root: Path, entry: str) -> tuple[Path, int] | None:
         path = kustomization_file(folder)
         if path is None:
             continue
-        for number, line in enumerate(path.read_text().splitlines(), start=1):
+        try:
+            text = path.read_text(errors="replace")
+        except OSError:
+            continue
+        for number, line in enumerate(text.splitlines(), start=1):
             if entry in line and not line.lstrip().startswith("#"):
                 return path, number
     return None

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
+import re
 from pathlib import Path
 
+from trainops import processes
 from trainops.errors import CannotRun
 
 GITHUB = "https://github.com/"
@@ -77,9 +78,18 @@ def git_environment(mirror: Path | None, base: dict[str, str] | None = None) -> 
     shadow = shadow_mirror(mirror)
     # Append after any GIT_CONFIG_* entries the user already set, rather than replacing them.
     index = int(env.get("GIT_CONFIG_COUNT") or 0)
-    env[f"GIT_CONFIG_KEY_{index}"] = f"url.{(shadow / 'github.com').as_uri()}/.insteadOf"
-    env[f"GIT_CONFIG_VALUE_{index}"] = GITHUB
-    env["GIT_CONFIG_COUNT"] = str(index + 1)
+    settings = {
+        f"url.{(shadow / 'github.com').as_uri()}/.insteadOf": GITHUB,
+        # Offline means offline: git may read local repositories (the shadow) and nothing else,
+        # so a remote base on another host, or over ssh, fails instead of connecting out.
+        "protocol.allow": "never",
+        "protocol.file.allow": "always",
+    }
+    for key, value in settings.items():
+        env[f"GIT_CONFIG_KEY_{index}"] = key
+        env[f"GIT_CONFIG_VALUE_{index}"] = value
+        index += 1
+    env["GIT_CONFIG_COUNT"] = str(index)
     return env
 
 
@@ -108,11 +118,13 @@ NO_MIRROR = (
 
 def mirror_tags(mirror: Path, owner_repo: str) -> list[str] | None:
     """Tags the mirror holds for `owner/repo`, or None when the mirror lacks the repository."""
+    if unsafe_path(owner_repo):
+        return None
     shadow = shadow_mirror(mirror) / "github.com" / f"{owner_repo.removesuffix('.git')}.git"
     if not shadow.is_dir():
         return None
-    listed = subprocess.run(
-        ["git", "-C", str(shadow), "tag", "--list"], capture_output=True, text=True, check=False
+    listed = processes.run(
+        ["git", "-C", str(shadow), "tag", "--list"], timeout=processes.GIT_SECONDS
     )
     return listed.stdout.split()
 
@@ -120,15 +132,66 @@ def mirror_tags(mirror: Path, owner_repo: str) -> list[str] | None:
 class MirrorMiss(Exception):
     """The mirror cannot supply what a kustomization asks for; the message says what it lacks."""
 
+    folder: Path  # the kustomization's folder and the entry it lists, set where they are known
+    entry: str
+
+
+# What a tag or branch name can be (git check-ref-format, narrowed): never starting with `-`,
+# which git would read as an option, and no `..`, `@{`, control characters or spaces.
+_SAFE_REF = re.compile(r"(?!-)(?!.*\.\.)(?!.*@\{)(?!.*//)[A-Za-z0-9._/+-]+(?<![./])")
+
+
+def unsafe_ref(ref: str) -> str | None:
+    """Why `ref` must not reach git, or None when it is a plain tag or branch name."""
+    if _SAFE_REF.fullmatch(ref):
+        return None
+    return f"ref {ref!r} is not a tag or branch name (letters, digits and . _ / + -, not first -)"
+
+
+def refused_remote(entry: str, offline: bool) -> str | None:
+    """Why a kustomization's remote entry must not be rendered, or None.
+
+    Its `?ref=` reaches `git fetch` as an argument, so it must be a plain name. Offline, only
+    GitHub remote bases (the mirror stands in for them) and raw files read from the mirror render.
+    """
+    for query in entry.partition("?")[2].split("&"):
+        name, _, value = query.partition("=")
+        if name in ("ref", "version") and unsafe_ref(value):
+            return unsafe_ref(value)
+    if offline and not entry.startswith(GITHUB):
+        return (
+            "only https://github.com/ remote bases render offline from the mirror; "
+            "use one, or vendor the files into the repository"
+        )
+    return None
+
+
+def unsafe_path(path: str) -> str | None:
+    """Why `path` (inside a repository) must not reach git, or None when it is a plain path."""
+    parts = path.split("/")
+    if (
+        not path
+        or path.startswith(("/", "-"))
+        or any(part in ("", ".", "..") for part in parts)
+        or any(ord(c) < 0x20 or c in "\\:\x7f" for c in path)
+    ):
+        return f"path {path!r} is not a plain relative path inside the repository"
+    return None
+
 
 def mirror_file(mirror: Path, owner_repo: str, ref: str, path: str) -> bytes:
     """One file of `owner/repo` at `ref`, read from the mirror."""
+    refused = unsafe_ref(ref) or unsafe_path(path) or unsafe_path(owner_repo)
+    if refused:
+        raise MirrorMiss(refused)
     tags = mirror_tags(mirror, owner_repo)
     if tags is None:
         raise MirrorMiss(f"the mirror {mirror} has no repository {owner_repo}")
     shadow = shadow_mirror(mirror) / "github.com" / f"{owner_repo}.git"
-    shown = subprocess.run(
-        ["git", "--git-dir", str(shadow), "show", f"{ref}:{path}"], capture_output=True, check=False
+    shown = processes.run(
+        ["git", "--git-dir", str(shadow), "show", "--end-of-options", f"{ref}:{path}"],
+        timeout=processes.GIT_SECONDS,
+        text=False,
     )
     if shown.returncode == 0:
         return shown.stdout

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
 import re
+import stat
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -121,6 +123,18 @@ _YAML11_ONLY = re.compile(
 )
 
 
+class _KubernetesLoader(yaml.CSafeLoader):
+    """libyaml, reading scalars as Kubernetes' YAML-to-JSON conversion does: an unquoted
+    2024-01-01 stays the string it is (JSON has no date), where PyYAML would make a date."""
+
+
+def _timestamp_as_text(loader: yaml.SafeLoader, node: yaml.Node) -> str:
+    return str(node.value)
+
+
+_KubernetesLoader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
+
+
 def _load_document(chunk: str) -> list:
     """The document(s) in one chunk, read as libyaml would, as fast as yaml-rs can."""
     if not _YAML11_ONLY.search(f"\n{chunk}\n"):
@@ -131,7 +145,117 @@ def _load_document(chunk: str) -> list:
     return list(yaml.load_all(chunk, Loader=yaml.CSafeLoader))
 
 
+# Bounds on what one document may cost the rules that walk it. Aliases let a few hundred bytes
+# stand for billions of nodes; like go-yaml (Kubernetes' parser), which refuses a document with
+# "excessive aliasing", a document whose aliases expand it far past its parsed size is refused.
+# Nesting is bounded well below Python's recursion limit; real manifests nest a few dozen deep.
+MAX_DEPTH = 200
+_ALIAS_GROWTH = 10  # expanded nodes per parsed node that aliases may add
+_ALIAS_FREE_NODES = 100_000  # below this, any amount of aliasing is cheap enough
+
+
+def excessive(doc: object) -> str | None:
+    """Why `doc` is too deep or expands too far through aliases, or None (linear in its size)."""
+    sizes: dict[int, tuple[int, int]] = {}  # id -> (expanded nodes, depth)
+    pending: list[tuple[object, bool]] = [(doc, False)]
+    unique = 0
+    while pending:
+        node, children_done = pending.pop()
+        if not isinstance(node, dict | list) or id(node) in sizes:
+            continue
+        children = list(node.values() if isinstance(node, dict) else node)
+        if not children_done:
+            pending.append((node, True))
+            pending.extend((c, False) for c in children if isinstance(c, dict | list))
+            continue
+        nodes, depth = 1, 1
+        for child in children:
+            size, child_depth = sizes.get(id(child), (1, 0))
+            nodes += size
+            depth = max(depth, child_depth + 1)
+            unique += 0 if isinstance(child, dict | list) else 1
+        if depth > MAX_DEPTH:
+            return f"the document nests more than {MAX_DEPTH} levels deep"
+        sizes[id(node)] = (nodes, depth)
+        unique += 1
+    expanded = sizes.get(id(doc), (1, 0))[0]
+    if expanded > _ALIAS_FREE_NODES and expanded > _ALIAS_GROWTH * unique:
+        return f"YAML aliases expand the document to {expanded} nodes: excessive aliasing"
+    return None
+
+
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _key_text(key: object) -> str:
+    """A mapping key as Kubernetes' YAML-to-JSON conversion writes it (true, 1, 1.5, null)."""
+    return {True: "true", False: "false", None: "null"}.get(key, str(key))  # type: ignore[arg-type]
+
+
+def not_json(doc: object) -> str | None:
+    """Where `doc` holds a value JSON has no type for (binary, a set), or None. Keys that are not
+    strings become the strings Kubernetes makes of them, in place."""
+    seen: set[int] = set()
+    pending: list[tuple[str, object]] = [("", doc)]
+    while pending:
+        where, node = pending.pop()
+        if isinstance(node, dict):
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            for key in [k for k in node if not isinstance(k, str)]:
+                if not isinstance(key, _JSON_SCALARS):
+                    return f"a key at {where or 'the top'} is a YAML {type(key).__name__}"
+                node[_key_text(key)] = node.pop(key)
+            for key, value in node.items():
+                if isinstance(value, datetime.date):
+                    node[key] = value.isoformat()  # what Kubernetes reads: the text, not a date
+            pending.extend((f"{where}.{key}".lstrip("."), value) for key, value in node.items())
+        elif isinstance(node, list):
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            node[:] = [v.isoformat() if isinstance(v, datetime.date) else v for v in node]
+            pending.extend((f"{where}[{index}]", item) for index, item in enumerate(node))
+        elif not isinstance(node, _JSON_SCALARS):
+            return (
+                f"the value at {where} is a YAML {type(node).__name__}, which JSON has no type for"
+            )
+    return None
+
+
+def _type_name(value: object) -> str:
+    """How a YAML reader would name the type of `value`: a number, a list, a mapping…"""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return {dict: "a mapping", list: "a list", type(None): "null"}.get(type(value), "a string")
+
+
+def _metadata_reason(metadata: dict) -> str | None:
+    """What is wrong with the ObjectMeta every kind shares, that every rule reads."""
+    for field in ("name", "generateName", "namespace"):
+        if field in metadata and not isinstance(metadata[field], str | None):
+            return f"metadata.{field} is {_type_name(metadata[field])}, not a string"
+    for field in ("labels", "annotations"):
+        values = metadata.get(field)
+        if values is None:
+            continue
+        if not isinstance(values, dict):
+            return f"metadata.{field} is {_type_name(values)}, not a mapping of strings"
+        wrong = next((k for k, v in values.items() if not isinstance(v, str)), None)
+        if wrong is not None:
+            return (
+                f"metadata.{field}.{wrong} is {_type_name(values[wrong])}, not a string: quote it"
+            )
+    return None
+
+
 def _malformed_reason(doc: object) -> str | None:
+    too_costly = excessive(doc) or not_json(doc)
+    if too_costly:
+        return too_costly
     if not isinstance(doc, dict):
         return (
             f"document is a {type(doc).__name__}, not a mapping: a Kubernetes object is a mapping"
@@ -145,7 +269,7 @@ def _malformed_reason(doc: object) -> str | None:
         missing.append("metadata.name")
     if missing:
         return f"object has no {', '.join(missing)}"
-    return None
+    return _metadata_reason(metadata)  # type: ignore[arg-type]
 
 
 def _fast_whole(text: str, chunks: list[tuple[int, str]]) -> list[list] | None:
@@ -226,8 +350,8 @@ def take_origin(doc: dict) -> dict | None:
 def _document_lines(path: str, mtime: float) -> dict[tuple[str, str], int]:
     """(kind, name) -> line of each object in a local source file."""
     try:
-        text = Path(path).read_text()
-    except (OSError, UnicodeDecodeError):
+        text = read_text(Path(path))
+    except Unreadable:
         return {}
     lines = {}
     for first_line, chunk in split_documents(text):
@@ -252,6 +376,22 @@ def source_line(path: str, kind: str, name: str) -> int | None:
     except OSError:
         return None
     return _document_lines(path, mtime).get((kind, name))
+
+
+class Unreadable(Exception):
+    """A file that cannot be read as text; the message is one short clause."""
+
+
+def read_text(path: Path) -> str:
+    """A regular file's UTF-8 text. A FIFO or device named `.yaml` would block or never end."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise Unreadable("not a regular file")
+        return path.read_bytes().decode("utf-8")
+    except OSError as error:
+        raise Unreadable(f"cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise Unreadable(f"not UTF-8 text (byte {error.start} cannot be decoded)") from None
 
 
 def yaml_files(folder: Path) -> list[Path]:

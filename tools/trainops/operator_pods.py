@@ -34,6 +34,7 @@ from trainops.objects import K8sObject
 from trainops.psa.injected import pytorch_init, receives_pytorch_init
 from trainops.psa.pods import PodTemplate
 from trainops.rendered import Cluster
+from trainops.shape import mapping, sequence
 
 JOB_RESTART_POLICIES = ("OnFailure", "Never")
 OPERATORS = {
@@ -72,14 +73,6 @@ class OperatorPod:
         )
 
 
-def _list(value: object) -> list:
-    return value if isinstance(value, list) else []
-
-
-def _mapping(value: object) -> dict:
-    return value if isinstance(value, dict) else {}
-
-
 def operator_pod(obj: K8sObject, template: PodTemplate, cluster: Cluster) -> OperatorPod:
     """The Pod (as a template) the object's operator creates from `template`."""
     if obj.group == "kubeflow.org":
@@ -94,7 +87,7 @@ def operator_pod(obj: K8sObject, template: PodTemplate, cluster: Cluster) -> Ope
 
 
 def _append(spec: dict, key: str, items: list) -> tuple[dict, int]:
-    existing = _list(spec.get(key))
+    existing = sequence(spec.get(key))
     return {**spec, key: existing + items}, len(existing)
 
 
@@ -125,7 +118,7 @@ def _kuberay(obj: K8sObject, template: PodTemplate) -> OperatorPod:
     spec = template.spec
     if template.path.endswith("submitterPodTemplate"):
         return OperatorPod(template, restart_policies=JOB_RESTART_POLICIES)
-    containers = [c for c in _list(spec.get("containers")) if isinstance(c, dict)]
+    containers = [c for c in sequence(spec.get("containers")) if isinstance(c, dict)]
     if not containers:
         return OperatorPod(template)
     ray = containers[0]
@@ -140,8 +133,8 @@ def _kuberay(obj: K8sObject, template: PodTemplate) -> OperatorPod:
             "imagePullPolicy": ray.get("imagePullPolicy"),
             "command": ["/bin/bash", "-lc", "--"],
             "args": [f"ray health-check --address $(FQ_RAY_IP):{KUBERAY_GCS_PORT}"],
-            "env": copy.deepcopy(_list(ray.get("env"))),
-            "volumeMounts": copy.deepcopy(_list(ray.get("volumeMounts"))),
+            "env": copy.deepcopy(sequence(ray.get("env"))),
+            "volumeMounts": copy.deepcopy(sequence(ray.get("volumeMounts"))),
             "resources": {
                 "limits": {"cpu": "200m", "memory": "256Mi"},
                 "requests": {"cpu": "200m", "memory": "256Mi"},
@@ -159,9 +152,9 @@ def _kuberay(obj: K8sObject, template: PodTemplate) -> OperatorPod:
             )
         )
     elif template.path.endswith("headGroupSpec.template"):
-        ray_cluster = _mapping(_at(obj.doc, cluster_path))
+        ray_cluster = mapping(_at(obj.doc, cluster_path))
         if ray_cluster.get("enableInTreeAutoscaling") is True:
-            options = _mapping(ray_cluster.get("autoscalerOptions"))
+            options = mapping(ray_cluster.get("autoscalerOptions"))
             autoscaler: dict = {
                 "name": "autoscaler",
                 "image": options.get("image") or "rayproject/ray",
@@ -189,14 +182,14 @@ def _kuberay(obj: K8sObject, template: PodTemplate) -> OperatorPod:
 def _at(doc: dict, dotted: str) -> object:
     node: object = doc
     for part in dotted.split("."):
-        node = _mapping(node).get(part)
+        node = mapping(node).get(part)
     return node
 
 
 def _flags(arguments: object) -> dict[str, str]:
     """Go flag-package arguments (`--name=value`, `-name=value`) as a mapping."""
     flags = {}
-    for argument in _list(arguments):
+    for argument in sequence(arguments):
         if isinstance(argument, str) and argument.startswith("-"):
             name, _, value = argument.lstrip("-").partition("=")
             flags[name] = value if _ else "true"
@@ -204,13 +197,13 @@ def _flags(arguments: object) -> dict[str, str]:
 
 
 def _volcano(obj: K8sObject, template: PodTemplate) -> OperatorPod:
-    spec_root = _mapping(obj.doc.get("spec"))
-    plugins = _mapping(spec_root.get("plugins"))
+    spec_root = mapping(obj.doc.get("spec"))
+    plugins = mapping(spec_root.get("plugins"))
     if not plugins:
         return OperatorPod(template)
     task_index = int(template.path.split("[", 1)[1].split("]", 1)[0])
-    all_tasks = _list(spec_root.get("tasks"))
-    task = _mapping(all_tasks[task_index]) if task_index < len(all_tasks) else {}
+    all_tasks = sequence(spec_root.get("tasks"))
+    task = mapping(all_tasks[task_index]) if task_index < len(all_tasks) else {}
     tasks = [t for t in all_tasks if isinstance(t, dict)]
     task_name = str(task.get("name") or f"default{task_index}")
     count = task.get("replicas")
@@ -260,12 +253,12 @@ def _volcano_svc(
         ]
     for key in ("containers", "initContainers"):
         containers = []
-        for index, container in enumerate(_list(spec.get(key))):
+        for index, container in enumerate(sequence(spec.get(key))):
             if not isinstance(container, dict):
                 containers.append(container)
                 continue
-            mounts = _list(container.get("volumeMounts"))
-            variables = _list(container.get("env"))
+            mounts = sequence(container.get("volumeMounts"))
+            variables = sequence(container.get("env"))
             containers.append(
                 {
                     **container,
@@ -300,10 +293,10 @@ def _volcano_pytorch(flags: dict[str, str], task: str, spec: dict) -> tuple[dict
     spec = dict(spec)
     additions = []
     containers = []
-    for index, container in enumerate(_list(spec.get("containers"))):
-        ports = _list(container.get("ports")) if isinstance(container, dict) else []
+    for index, container in enumerate(sequence(spec.get("containers"))):
+        ports = sequence(container.get("ports")) if isinstance(container, dict) else []
         if isinstance(container, dict) and not any(
-            _mapping(p).get("containerPort") == port for p in ports
+            mapping(p).get("containerPort") == port for p in ports
         ):
             container = {
                 **container,
@@ -320,7 +313,7 @@ def _volcano_pytorch(flags: dict[str, str], task: str, spec: dict) -> tuple[dict
     if "containers" in spec:
         spec["containers"] = containers
     worker = flags.get("worker") or "worker"
-    existing = [c for c in _list(spec.get("initContainers")) if isinstance(c, dict)]
+    existing = [c for c in sequence(spec.get("initContainers")) if isinstance(c, dict)]
     if (
         flags.get("wait-master-enabled", "false").lower() in ("true", "1", "t")
         and task == worker

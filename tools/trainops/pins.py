@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainops import kustomization
+from trainops.objects import ObjectRef
 from trainops.paths import display
 from trainops.psa.pods import pod_templates
 from trainops.raw_files import parse_raw_url
 from trainops.rendered import Rendered
+from trainops.shape import indexed_mappings, mappings, sequence
 
 _RELEASE_TAG = re.compile(r"v?\d+(\.\d+){1,2}([-+][0-9A-Za-z.-]+)?|[a-z0-9-]+/v\d+(\.\d+){1,2}")
 _COMMIT = re.compile(r"[0-9a-f]{40}")
@@ -32,7 +34,7 @@ class Pin:
     file: str
     line: int | None
     path: str | None = None  # JSON path, for images in objects
-    object_ref: object | None = None
+    object_ref: ObjectRef | None = None
 
     def as_dict(self) -> dict:
         return {
@@ -62,7 +64,8 @@ def _kustomizations(root: Path) -> Iterator[tuple[Path, list[str], dict]]:
     for folder in kustomization.reachable(root):
         file = kustomization.kustomization_file(folder)
         if file is not None:
-            yield file, file.read_text().splitlines(), kustomization.read_kustomization(folder)
+            text = file.read_text(errors="replace")
+            yield file, text.splitlines(), kustomization.read_kustomization(folder)
 
 
 def kustomization_pins(root: Path) -> list[Pin]:
@@ -70,7 +73,7 @@ def kustomization_pins(root: Path) -> list[Pin]:
     pins = []
     for file, lines, data in _kustomizations(root):
         for field in ("resources", "bases", "components"):
-            for entry in data.get(field) or []:
+            for entry in sequence(data.get(field)):
                 if not isinstance(entry, str) or not _GIT_REMOTE.match(entry):
                     continue
                 line = next((n for n, text in enumerate(lines, 1) if entry in text), None)
@@ -85,7 +88,7 @@ def kustomization_pins(root: Path) -> list[Pin]:
                 pins.append(
                     Pin("remote base", what, ref.group(1) if ref else None, display(file), line)
                 )
-        for chart in data.get("helmCharts") or []:
+        for chart in mappings(data.get("helmCharts")):
             name = str(chart.get("name"))
             line = next((n for n, text in enumerate(lines, 1) if name in text), None)
             pins.append(
@@ -106,7 +109,7 @@ def image_entries(root: Path) -> list[Pin]:
     Named as the rendered objects name the image (newName when it renames)."""
     entries = []
     for file, lines, data in _kustomizations(root):
-        for entry in data.get("images") or []:
+        for entry in mappings(data.get("images")):
             if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
                 continue
             name = entry.get("newName") or entry["name"]
@@ -153,7 +156,7 @@ def image_pins(rendered: Rendered) -> list[Pin]:
     for obj in rendered.objects:
         for template in pod_templates(obj.doc):
             for key in ("initContainers", "containers", "ephemeralContainers"):
-                for index, container in enumerate(template.spec.get(key) or []):
+                for index, container in indexed_mappings(template.spec.get(key)):
                     image = container.get("image")
                     if image:
                         name, version = split_image(image)

@@ -60,14 +60,26 @@ def raw_files(root: Path) -> list[tuple[Path, RawFile]]:
     return found
 
 
+def _refuse_remotes(root: Path, offline: bool) -> None:
+    for folder in kustomization.reachable(root):
+        for entry in kustomization.remote_entries(folder):
+            refused = None if parse_raw_url(entry) else mirror.refused_remote(entry, offline)
+            if refused:
+                miss = mirror.MirrorMiss(refused)
+                miss.folder, miss.entry = folder, entry
+                raise miss
+
+
 @contextmanager
 def offline_tree(
     root: Path, mirror_dir: Path | None
 ) -> Iterator[tuple[Path, Callable[[str], str]]]:
     """The folder to render and a function mapping temporary paths in messages back to real ones.
 
-    Raises mirror.MirrorMiss (with `.folder` and `.raw` set) when the mirror lacks a file.
+    Raises mirror.MirrorMiss (with `.folder` and `.entry` set) when the mirror lacks a file, or
+    a remote entry must not be fetched (a ref git would read as an option, another host offline).
     """
+    _refuse_remotes(root, offline=mirror_dir is not None)
     entries = raw_files(root) if mirror_dir is not None else []
     if not entries:
         yield root, lambda text: text
@@ -85,15 +97,17 @@ def offline_tree(
             )
         local_urls: dict[str, str] = {}
         for folder, raw in entries:
+            assert mirror_dir is not None  # entries are only looked for with a mirror
             try:
                 content = mirror.mirror_file(mirror_dir, raw.repo, raw.ref, raw.path)
             except mirror.MirrorMiss as miss:
-                miss.folder, miss.raw = folder, raw
+                miss.folder, miss.entry = folder, raw.url
                 raise
             copied = copy_top / folder.relative_to(top)
             (copied / _LOCAL_FOLDER).mkdir(exist_ok=True)
             (copied / _LOCAL_FOLDER / raw.local_name).write_bytes(content)
             kustomization_file = kustomization.kustomization_file(copied)
+            assert kustomization_file is not None  # copied from a folder that has one
             text = kustomization_file.read_text()
             kustomization_file.write_text(
                 text.replace(raw.url, f"{_LOCAL_FOLDER}/{raw.local_name}")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,9 +16,12 @@ from pathlib import Path
 
 import yaml
 
-from trainops import kustomization, mirror, raw_files
+from trainops import kustomization, mirror, processes, raw_files
 from trainops.kustomize import Kustomize
 from trainops.paths import display
+
+# A bound on one kustomize build, so a hung fetch or a huge generator cannot stall a run forever.
+RENDER_SECONDS = 600
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,10 @@ class Renderer:
     def _run(self, directory: Path, env: dict[str, str] | None, origins: bool):
         if kustomization.kustomization_file(directory) is None:
             raise RenderFailure(directory, None, "no kustomization.yaml in this folder")
+        for folder in kustomization.reachable(directory):
+            unreadable = kustomization.unreadable(folder)
+            if unreadable:
+                raise RenderFailure(unreadable[0], None, unreadable[1])
         try:
             with (
                 raw_files.offline_tree(directory, self.mirror) as (target, restore_paths),
@@ -72,18 +78,17 @@ class Renderer:
                         f"resources:\n  - {relative}\nbuildMetadata: [originAnnotations]\n"
                     )
                     target = wrapper
-                done = subprocess.run(
+                done = processes.run(
                     self.kustomize.build_command(target),
                     env=env if env is not None else self.environment(),
-                    capture_output=True,
-                    text=True,
-                    check=False,
+                    timeout=RENDER_SECONDS,
                 )
                 resolve = _origin_resolver(Path(scratch), restore_paths)
         except mirror.MirrorMiss as miss:
-            where = kustomization.locate_entry(miss.folder, miss.raw.url)
+            where = kustomization.locate_entry(miss.folder, miss.entry)
             file, line = where if where else (miss.folder, None)
-            raise RenderFailure(file, line, f"remote file {miss.raw.url}: {miss}") from None
+            kind = "file" if raw_files.parse_raw_url(miss.entry) else "base"
+            raise RenderFailure(file, line, f"remote {kind} {miss.entry}: {miss}") from None
         if done.returncode != 0:
             raise explain_failure(restore_paths(done.stderr), directory, self.mirror)
         return done.stdout, resolve
@@ -197,7 +202,8 @@ def _yaml_failure(root: Path, name: str, go_message: str, go_line: str | None) -
         candidate = folder / name
         if candidate.is_file():
             try:
-                list(yaml.load_all(candidate.read_text(), Loader=yaml.CSafeLoader))
+                text = candidate.read_text(errors="replace")
+                list(yaml.load_all(text, Loader=yaml.CSafeLoader))
             except yaml.MarkedYAMLError as error:
                 mark = error.problem_mark or error.context_mark
                 line = mark.line + 1 if mark else None

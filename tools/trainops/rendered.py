@@ -5,8 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trainops.objects import K8sObject, Problem
+from trainops.shape import mapping
+
+if TYPE_CHECKING:  # both import the rules, which import this module
+    from trainops.config import Config
+    from trainops.schema.catalog import Catalog
 
 
 @dataclass
@@ -17,6 +23,8 @@ class Rendered:
     failure: Problem | None = None
     syntax_errors: list[Problem] = field(default_factory=list)
     malformed: list[Problem] = field(default_factory=list)
+    # Objects whose schema says a field has the wrong type: only the schema rule reads them.
+    ill_shaped: list[K8sObject] = field(default_factory=list)
 
     @property
     def loaded(self) -> bool:
@@ -30,8 +38,8 @@ class Cluster:
     need to know beyond one root, such as namespaces' labels or an operator's configuration."""
 
     roots: list[Rendered]
-    catalog: object | None = None  # schema.catalog.Catalog, shared by every cluster of a run
-    config: object | None = None  # config.Config
+    catalog: Catalog | None = None  # shared by every cluster of a run
+    config: Config | None = None
     everything: list[Rendered] = field(
         default_factory=list
     )  # every root of the run, for cross-root rules
@@ -52,7 +60,7 @@ class Cluster:
         found: dict[str, dict[str, str]] = {}
         for obj in self.objects():
             if obj.kind == "Namespace" and obj.api_version == "v1":
-                found.setdefault(obj.name, dict(obj.doc["metadata"].get("labels") or {}))
+                found.setdefault(obj.name, dict(mapping(obj.doc["metadata"].get("labels"))))
         return found
 
     def root_at(self, path: object) -> Rendered | None:

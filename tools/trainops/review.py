@@ -213,6 +213,7 @@ def compare_objects(old: Rendered | None, new: Rendered | None) -> list[ObjectCh
         elif now is not None:
             change = ObjectChange("added", now.api_version, key, document=now.doc)
         else:
+            assert was is not None  # the key came from one side or the other
             change = ObjectChange("removed", was.api_version, key, document=was.doc)
         if key.kind == CRD_KIND:
             change.schema = crddiff.compare_crds(
@@ -331,4 +332,4 @@ def review(
     for revision in (base, head):
         with checked_out(top, revision) as tree:
             snapshots.append(snapshot(tree, config_folder, root_names, renderer))
-    return compare(*snapshots, base, head)
+    return compare(snapshots[0], snapshots[1], base, head)

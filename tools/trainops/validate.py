@@ -17,6 +17,7 @@ from trainops.paths import display
 from trainops.render import Renderer, RenderFailure
 from trainops.rendered import Cluster, Rendered
 from trainops.rules import RULES
+from trainops.rules.schema import withhold_ill_shaped
 from trainops.schema.catalog import Catalog
 
 
@@ -71,7 +72,9 @@ def _includes(root: Path, file: Path) -> bool:
     if file.parent not in kustomization.reachable(root):
         return False
     own = kustomization.kustomization_file(file.parent)
-    return own is not None and (own.resolve() == file or file.name in own.read_text())
+    return own is not None and (
+        own.resolve() == file or file.name in own.read_text(errors="replace")
+    )
 
 
 def roots_in_context(
@@ -119,9 +122,9 @@ def _read_files(root: Root) -> Rendered:
     rendered = Rendered(root.name, path=root.path)
     for file in files:
         try:
-            text = file.read_text()
-        except (OSError, UnicodeDecodeError) as error:
-            rendered.syntax_errors.append(Problem(display(file), None, f"cannot read: {error}"))
+            text = objects.read_text(file)
+        except objects.Unreadable as error:
+            rendered.syntax_errors.append(Problem(display(file), None, str(error)))
             continue
         _absorb(rendered, objects.parse_stream(text, display(file)))
     return rendered
@@ -260,6 +263,7 @@ def _settle(
                     )
                 )
     for entry, ignore in path_ignores:
+        assert config is not None  # path ignores come from it
         if not ignore.used and entry.rule in ran:
             kept.append(
                 Finding(
@@ -385,6 +389,8 @@ def validate(
     rendered_at = time.perf_counter()
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
     catalog = catalog_for(schema_sources, versions, crd_roots, config.folder if config else None)
+    for result in rendered:
+        withhold_ill_shaped(result, catalog)
     cluster_of = clusters(rendered)
     for cluster in {id(c): c for c in cluster_of.values()}.values():
         cluster.catalog, cluster.config, cluster.everything = catalog, config, rendered

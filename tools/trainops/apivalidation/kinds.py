@@ -5,6 +5,7 @@ from __future__ import annotations
 from trainops import quantity
 from trainops.apivalidation import names
 from trainops.apivalidation.meta import Errors, invalid
+from trainops.shape import mapping
 
 
 def _spec(doc: dict) -> dict:
@@ -59,7 +60,7 @@ def cron_job(doc: dict) -> Errors:
             )
         )
     job = (
-        (spec.get("jobTemplate") or {}).get("spec")
+        (mapping(spec.get("jobTemplate"))).get("spec")
         if isinstance(spec.get("jobTemplate"), dict)
         else None
     )
@@ -74,7 +75,7 @@ def persistent_volume_claim(doc: dict) -> Errors:
     if not spec.get("accessModes"):
         errors.append(("spec.accessModes", "Required value: at least 1 access mode is required"))
     requests = (
-        (spec.get("resources") or {}).get("requests")
+        (mapping(spec.get("resources"))).get("requests")
         if isinstance(spec.get("resources"), dict)
         else None
     )

@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 
 from trainops.apivalidation import names
+from trainops.shape import mapping
 
 Errors = list[tuple[str, str]]
 TOTAL_ANNOTATION_SIZE = 256 * 1024
@@ -106,11 +107,11 @@ def validate(
 
 
 def validate_crd_name(doc: dict) -> Errors:
-    spec = doc.get("spec") if isinstance(doc.get("spec"), dict) else {}
+    spec = mapping(doc.get("spec"))
     plural = (
-        (spec.get("names") or {}).get("plural") if isinstance(spec.get("names"), dict) else None
+        (mapping(spec.get("names"))).get("plural") if isinstance(spec.get("names"), dict) else None
     )
-    name = (doc.get("metadata") or {}).get("name")
+    name = (mapping(doc.get("metadata"))).get("name")
     if (
         isinstance(plural, str)
         and isinstance(spec.get("group"), str)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from trainops import quantity
 from trainops.apivalidation import names
 from trainops.apivalidation.meta import Errors, invalid
+from trainops.shape import mapping
 
 _HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
 _QUANTITY_PATTERN = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
@@ -63,7 +64,7 @@ def _resources(resources: object, path: str) -> Errors:
     parsed: dict[str, dict[str, float]] = {}
     for kind in ("limits", "requests"):
         for resource, amount in (
-            (resources.get(kind) or {}).items() if isinstance(resources.get(kind), dict) else []
+            (mapping(resources.get(kind))).items() if isinstance(resources.get(kind), dict) else []
         ):
             try:
                 value = quantity.parse(amount)

@@ -5,12 +5,16 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import stat
 import sys
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from trainops import headers
 from trainops.commands.options import add_mirror_option, default_roots, renderer_from
 from trainops.config import DEFAULT_KUBERNETES_VERSIONS, load_config
+from trainops.errors import CannotRun
 from trainops.rules.crd_header import problems, source_files
 from trainops.validate import Root, catalog_for, load_or_fail, roots_in_context
 
@@ -37,10 +41,75 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def _write(file: str, text: str) -> None:
-    temporary = Path(file).with_name(f".{Path(file).name}.{os.getpid()}.tmp")
-    temporary.write_text(text)
-    os.replace(temporary, file)
+@dataclass(frozen=True)
+class _Original:
+    """A file as `fix` read it: its bytes, its line ending, and what identifies that version."""
+
+    path: Path
+    data: bytes
+    newline: str
+    stamp: tuple[int, int, int]  # inode, size, modification time (ns)
+
+    @classmethod
+    def read(cls, file: str) -> _Original:
+        path = Path(file)
+        try:
+            data = path.read_bytes()
+            status = path.stat()
+        except OSError as error:
+            raise CannotRun(f"{file}: cannot read: {error.strerror or error}") from None
+        # A file written with CRLF throughout is kept so; a mixed one keeps its bytes as they are.
+        lines = data.count(b"\n")
+        newline = "\r\n" if lines and data.count(b"\r\n") == lines else "\n"
+        return cls(path, data, newline, (status.st_ino, status.st_size, status.st_mtime_ns))
+
+    @property
+    def text(self) -> str:
+        text = self.data.decode("utf-8", errors="surrogateescape")
+        return text.replace("\r\n", "\n") if self.newline == "\r\n" else text
+
+    def encode(self, text: str) -> bytes:
+        if self.newline == "\r\n":
+            text = text.replace("\n", "\r\n")
+        return text.encode("utf-8", errors="surrogateescape")
+
+
+def _refusal(original: _Original, top: Path) -> str | None:
+    """Why `fix` must not rewrite this file, or None."""
+    target = original.path.resolve()
+    if not target.is_relative_to(top):
+        return f"{original.path}: outside the repository ({top}); `fix` rewrites only files in it"
+    status = target.stat()
+    if not status.st_mode & 0o222 or not os.access(target, os.W_OK):
+        return f"{original.path}: read-only; make it writable to let `fix` rewrite its note"
+    return None
+
+
+def _write(original: _Original, text: str) -> None:
+    """Replace the file atomically, keeping its mode and owner; refuse if it changed meanwhile."""
+    target = original.path.resolve()  # through a symbolic link, not over it
+    status = target.stat()
+    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    try:
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(original.encode(text))
+        os.chmod(temporary, stat.S_IMODE(status.st_mode))
+        if (status.st_uid, status.st_gid) != (os.getuid(), os.getgid()):
+            os.chown(temporary, status.st_uid, status.st_gid)
+        now = target.stat()
+        if (now.st_ino, now.st_size, now.st_mtime_ns) != original.stamp or (
+            target.read_bytes() != original.data
+        ):
+            raise CannotRun(
+                f"{original.path}: changed while `trainops fix` ran; nothing written to it, "
+                "run `trainops fix` again"
+            )
+        os.replace(temporary, target)
+    except OSError as error:
+        raise CannotRun(f"{original.path}: cannot write: {error.strerror or error}") from None
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,12 +138,24 @@ def run(args: argparse.Namespace) -> int:
         or rendered.root in focus.whole_roots
         or Path(file).resolve() in focus.files
     )
+    top = config.folder if config else Path.cwd().resolve()
+    changes: list[tuple[_Original, str, list[str]]] = []
     for file in files:
-        text = Path(file).read_text()
+        original = _Original.read(file)
+        text = original.text
         wanted, issues = problems(text, file, catalog)
         if not issues:
             continue
         updated = headers.rewrite(text, wanted) if wanted else text[headers.read(text)[1] :]
+        changes.append((original, updated, issues))
+    if not dry:
+        # Every file is checked before any is written: a refusal leaves the repository as it was.
+        for original, _, _ in changes:
+            refusal = _refusal(original, top)
+            if refusal:
+                raise CannotRun(refusal)
+    for original, updated, issues in changes:
+        file, text = str(original.path), original.text
         changed += 1
         if args.diff:
             sys.stdout.writelines(
@@ -88,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         if args.check:
             print(f"{file}: {'; '.join(issues)} — `trainops fix` would rewrite the note")
         if not dry:
-            _write(file, updated)
+            _write(original, updated)
             print(f"{file}: {'; '.join(issues)} — note rewritten")
     verb = "would change" if dry else "changed"
     print(

@@ -35,18 +35,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def collect(roots: list[Root], renderer) -> list[pins.Pin]:
     found: dict[tuple, pins.Pin] = {}
     for rendered in load_or_fail(roots, renderer):
-        is_kustomization = rendered.path is not None and rendered.path.is_dir()
+        kustomization_root = (
+            rendered.path if rendered.path is not None and rendered.path.is_dir() else None
+        )
         # An image an overlay sets with `images:` is pinned there, not in the (upstream) file
         # that names it: that entry is where a user changes the version.
-        entries = {e.what: e for e in pins.image_entries(rendered.path)} if is_kustomization else {}
+        entries = (
+            {e.what: e for e in pins.image_entries(kustomization_root)}
+            if kustomization_root is not None
+            else {}
+        )
         candidates = []
         for pin in pins.image_pins(rendered):
             entry = entries.get(pin.what)
             if entry is not None and entry.version == pin.version:
                 pin = replace(pin, file=entry.file, line=entry.line)
             candidates.append(pin)
-        if is_kustomization:
-            candidates += pins.kustomization_pins(rendered.path)
+        if kustomization_root is not None:
+            candidates += pins.kustomization_pins(kustomization_root)
         for pin in candidates:
             found.setdefault((pin.kind, pin.what, pin.version), pin)
     return sorted(found.values(), key=lambda p: (p.kind, p.what, str(p.version)))

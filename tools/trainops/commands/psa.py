@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 from trainops.errors import CannotRun
-from trainops.objects import parse_stream
+from trainops.objects import Unreadable, parse_stream, read_text
 from trainops.psa.evaluate import evaluate_object
+from trainops.psa.pods import ill_shaped_templates
 from trainops.psa.registry import (
     LEVELS,
     NEWEST_KUBERNETES_MINOR,
@@ -17,6 +18,7 @@ from trainops.psa.registry import (
     parse_level,
     parse_version,
 )
+from trainops.report.visible import visible
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,13 +48,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _objects(files: list[Path]):
     for file in files:
         try:
-            text = file.read_text()
-        except (OSError, UnicodeDecodeError) as error:
-            raise CannotRun(f"{file}: cannot read: {error}") from None
+            text = read_text(file)
+        except Unreadable as error:
+            raise CannotRun(f"{file}: {error}") from None
         parsed = parse_stream(text, str(file))
         problem = (parsed.syntax_errors or parsed.malformed or [None])[0]
         if problem is not None:
             raise CannotRun(f"{problem.file}:{problem.line}: {problem.message}")
+        for obj in parsed.objects:
+            for path, message in ill_shaped_templates(obj.doc)[:1]:
+                raise CannotRun(f"{obj.file}:{obj.line}: {obj.ref} at {path}: {message}")
         yield from parsed.objects
 
 
@@ -82,13 +87,16 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         for result in results:
-            where = f"{result['path']}:{result['line']}: {result['kind']}/{result['name']}"
+            where = visible(f"{result['path']}:{result['line']}: {result['kind']}/{result['name']}")
             if result["allowed"]:
                 print(f"{where}: allowed by {policy}")
             for violation in result["violations"]:
                 print(
-                    f"{where}: violates {policy}: {violation['check']} at {violation['path']}: "
-                    f"{violation['reason']} ({violation['detail']})"
+                    where
+                    + visible(
+                        f": violates {policy}: {violation['check']} at {violation['path']}: "
+                        f"{violation['reason']} ({violation['detail']})"
+                    )
                 )
         allowed = sum(r["allowed"] for r in results)
         print(

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from trainops.objects import K8sObject
+from trainops.shape import mapping, mappings, sequence
 
 PROTOCOLS = ("TCP", "UDP", "SCTP")
 MAX_PORT = 65535
@@ -133,16 +134,16 @@ def selector_matches(selector: object, labels: Mapping[str, str]) -> bool:
     """A LabelSelector: matchLabels and matchExpressions (In, NotIn, Exists, DoesNotExist) all hold."""
     if not isinstance(selector, dict):
         return False
-    match_labels = selector.get("matchLabels") or {}
+    match_labels = mapping(selector.get("matchLabels"))
     if not isinstance(match_labels, dict) or any(
         labels.get(k) != str(v) for k, v in match_labels.items()
     ):
         return False
-    for expression in selector.get("matchExpressions") or []:
+    for expression in mappings(selector.get("matchExpressions")):
         if not isinstance(expression, dict):
             return False
-        key, operator = expression.get("key"), expression.get("operator")
-        values = [str(v) for v in expression.get("values") or []]
+        key, operator = str(expression.get("key")), expression.get("operator")
+        values = [str(v) for v in sequence(expression.get("values"))]
         present = key in labels
         if operator == "In" and not (present and labels[key] in values):
             return False
@@ -184,7 +185,7 @@ class Policy:
         )
 
     def rules(self, direction: str) -> list[dict]:
-        rules = self.spec.get("ingress" if direction == "Ingress" else "egress") or []
+        rules = sequence(self.spec.get("ingress" if direction == "Ingress" else "egress"))
         return [r for r in rules if isinstance(r, dict)] if isinstance(rules, list) else []
 
     def __str__(self) -> str:
@@ -221,13 +222,13 @@ class Cluster:
             return False
         if "namespaceSelector" in peer:
             if not selector_matches(
-                peer.get("namespaceSelector") or {}, self.labels_of_namespace(other.namespace)
+                mapping(peer.get("namespaceSelector")), self.labels_of_namespace(other.namespace)
             ):
                 return False
         elif other.namespace != policy.namespace:
             return False
         return "podSelector" not in peer or selector_matches(
-            peer.get("podSelector") or {}, other.labels
+            mapping(peer.get("podSelector")), other.labels
         )
 
     def _rule_ports(self, rule: dict, destination: Endpoint) -> PortSet:
@@ -322,7 +323,7 @@ def _in_block(block: object, address: str | None) -> bool:
         if ip not in ipaddress.ip_network(str(block.get("cidr")), strict=False):
             return False
         return not any(
-            ip in ipaddress.ip_network(str(e), strict=False) for e in block.get("except") or []
+            ip in ipaddress.ip_network(str(e), strict=False) for e in sequence(block.get("except"))
         )
     except ValueError:
         return False

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from trainops.objects import K8sObject
+from trainops.shape import mapping
 
 DEFAULT_PORT = 443
 WEBHOOK_KINDS = ("ValidatingWebhookConfiguration", "MutatingWebhookConfiguration")
@@ -60,13 +61,13 @@ def service_references(objects: Iterable[K8sObject]) -> Iterator[ServiceReferenc
                     yield found
         elif group == "apiextensions.k8s.io" and obj.kind == "CustomResourceDefinition":
             conversion = (
-                (obj.doc.get("spec") or {}).get("conversion")
+                (mapping(obj.doc.get("spec"))).get("conversion")
                 if isinstance(obj.doc.get("spec"), dict)
                 else None
             )
             if isinstance(conversion, dict) and conversion.get("strategy") == "Webhook":
                 client = (
-                    (conversion.get("webhook") or {}).get("clientConfig")
+                    (mapping(conversion.get("webhook"))).get("clientConfig")
                     if isinstance(conversion.get("webhook"), dict)
                     else None
                 )

@@ -15,6 +15,7 @@ from trainops.network.netpol import MAX_PORT, Endpoint, PortSet
 from trainops.network.services import service_ports, service_references, service_selector, services
 from trainops.objects import K8sObject
 from trainops.psa.pods import PodTemplate, pod_templates
+from trainops.shape import mapping, mappings, sequence
 
 ALL_TCP = PortSet.of("TCP", 1, MAX_PORT)
 
@@ -85,7 +86,7 @@ def _named_ports(template: PodTemplate) -> dict[tuple[str, str], int]:
     ports = {}
     containers = template.spec.get("containers") if isinstance(template.spec, dict) else None
     for container in containers if isinstance(containers, list) else []:
-        for port in (container.get("ports") or []) if isinstance(container, dict) else []:
+        for port in (sequence(container.get("ports"))) if isinstance(container, dict) else []:
             if (
                 isinstance(port, dict)
                 and isinstance(port.get("name"), str)
@@ -101,12 +102,12 @@ def _replicas(value: object, default: int = 1) -> int:
 
 def _operator_labels(obj: K8sObject, template: PodTemplate) -> tuple[dict[str, str], str, int]:
     """(labels the operator adds, the role, how many pods) for one template of a known kind."""
-    spec = obj.doc.get("spec") if isinstance(obj.doc.get("spec"), dict) else {}
+    spec = mapping(obj.doc.get("spec"))
     parts = template.path.split(".")
     if obj.group == "kubeflow.org" and obj.kind in _KUBEFLOW_JOBS and len(parts) > 2:
         # Training Operator v1.8: pkg/controller.v1/common (labels of every replica pod).
         role = parts[2]
-        replica = (spec.get(parts[1]) or {}).get(role) or {}
+        replica = mapping((mapping(spec.get(parts[1]))).get(role))
         labels = {
             "training.kubeflow.org/job-name": obj.name,
             "training.kubeflow.org/replica-type": role.lower(),
@@ -114,7 +115,7 @@ def _operator_labels(obj: K8sObject, template: PodTemplate) -> tuple[dict[str, s
         }
         if role == "Master":
             labels["training.kubeflow.org/job-role"] = "master"
-        elastic = spec.get("elasticPolicy") if isinstance(spec.get("elasticPolicy"), dict) else {}
+        elastic = mapping(spec.get("elasticPolicy"))
         count = max(_replicas(replica.get("replicas")), _replicas(elastic.get("maxReplicas"), 0))
         return labels, role, count
     if obj.group == "ray.io" and ".submitterPodTemplate" not in f".{template.path}":
@@ -134,9 +135,11 @@ def _operator_labels(obj: K8sObject, template: PodTemplate) -> tuple[dict[str, s
         if head:
             return labels, "head", 1
         index = int(template.path.split("workerGroupSpecs[")[1].split("]")[0])
-        groups = (spec.get("rayClusterSpec") or spec.get("rayClusterConfig") or spec).get(
-            "workerGroupSpecs"
-        ) or []
+        groups = sequence(
+            (spec.get("rayClusterSpec") or spec.get("rayClusterConfig") or spec).get(
+                "workerGroupSpecs"
+            )
+        )
         group = groups[index] if index < len(groups) and isinstance(groups[index], dict) else {}
         labels["ray.io/group"] = str(group.get("groupName", ""))
         return (
@@ -149,7 +152,7 @@ def _operator_labels(obj: K8sObject, template: PodTemplate) -> tuple[dict[str, s
     if obj.group == "batch.volcano.sh" and obj.kind == "Job":
         # Volcano v1.15: pkg/controllers/job/job_controller_util.go (createJobPod).
         index = int(template.path.split("tasks[")[1].split("]")[0])
-        task = (spec.get("tasks") or [])[index]
+        task = (sequence(spec.get("tasks")))[index]
         task = task if isinstance(task, dict) else {}
         labels = {
             "volcano.sh/job-name": obj.name,
@@ -178,11 +181,11 @@ def pods_of(obj: K8sObject) -> list[Pods]:
 
 def _distributed(obj: K8sObject) -> tuple[PortSet, str] | None:
     """The ports every pod of this object must reach on every other, if it is one distributed job."""
-    spec = obj.doc.get("spec") if isinstance(obj.doc.get("spec"), dict) else {}
+    spec = mapping(obj.doc.get("spec"))
     if obj.group == "kubeflow.org" and obj.kind in _KUBEFLOW_JOBS:
         return TORCH_DISTRIBUTED, TORCH_WHY
     if obj.group == "batch.volcano.sh" and obj.kind == "Job":
-        plugins = spec.get("plugins") if isinstance(spec.get("plugins"), dict) else {}
+        plugins = mapping(spec.get("plugins"))
         if _VOLCANO_DISTRIBUTED_PLUGINS & set(plugins):
             return TORCH_DISTRIBUTED, TORCH_WHY
     if obj.group == "ray.io" and obj.kind in ("RayCluster", "RayJob", "RayService"):
@@ -191,9 +194,9 @@ def _distributed(obj: K8sObject) -> tuple[PortSet, str] | None:
 
 
 def _dashboard_port(obj: K8sObject) -> int:
-    spec = obj.doc.get("spec") if isinstance(obj.doc.get("spec"), dict) else {}
+    spec = mapping(obj.doc.get("spec"))
     cluster = spec.get("rayClusterSpec") or spec.get("rayClusterConfig") or spec
-    params = ((cluster or {}).get("headGroupSpec") or {}).get("rayStartParams") or {}
+    params = mapping((mapping((cluster or {}).get("headGroupSpec"))).get("rayStartParams"))
     try:
         return int(params.get("dashboard-port", RAY_DASHBOARD_PORT))
     except (TypeError, ValueError):
@@ -303,7 +306,7 @@ def ray_operator_pods(objects: list[K8sObject]) -> list[Endpoint]:
         for pods in pods_of(obj):
             images = [
                 c.get("image", "")
-                for c in pods.template.spec.get("containers") or []
+                for c in mappings(pods.template.spec.get("containers"))
                 if isinstance(c, dict)
             ]
             if any("kuberay/operator" in str(image) for image in images):

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from trainops.shape import indexed_mappings, mapping, sequence
+
 BASELINE = "baseline"
 RESTRICTED = "restricted"
 
@@ -59,20 +61,21 @@ def _go_quote(value: str) -> str:
 def _containers(spec: dict) -> Iterator[tuple[str, dict]]:
     """(path, container) for init, regular, then ephemeral containers, as the admission library visits them."""
     for key in ("initContainers", "containers", "ephemeralContainers"):
-        for index, container in enumerate(spec.get(key) or []):
-            yield f"spec.{key}[{index}]", container
+        for index, container in enumerate(sequence(spec.get(key))):
+            if isinstance(container, dict):
+                yield f"spec.{key}[{index}]", container
 
 
 def _security_context(obj: dict) -> dict:
-    return obj.get("securityContext") or {}
+    return mapping(obj.get("securityContext"))
 
 
 def _pod_context(spec: dict) -> dict:
-    return spec.get("securityContext") or {}
+    return mapping(spec.get("securityContext"))
 
 
 def _is_windows(spec: dict) -> bool:
-    return ((spec.get("os") or {}).get("name")) == "windows"
+    return ((mapping(spec.get("os"))).get("name")) == "windows"
 
 
 def _in_user_namespace(spec: dict) -> bool:
@@ -114,7 +117,7 @@ def host_namespaces(metadata: dict, spec: dict) -> Violation | None:
 def host_path_volumes(metadata: dict, spec: dict) -> Violation | None:
     bad = [
         (i, v["name"])
-        for i, v in enumerate(spec.get("volumes") or [])
+        for i, v in indexed_mappings(spec.get("volumes"))
         if v.get("hostPath") is not None
     ]
     if not bad:
@@ -131,7 +134,7 @@ def host_ports(metadata: dict, spec: dict) -> Violation | None:
     bad_containers, ports, paths = [], set(), []
     for path, container in _containers(spec):
         found = False
-        for index, port in enumerate(container.get("ports") or []):
+        for index, port in indexed_mappings(container.get("ports")):
             if port.get("hostPort"):
                 found = True
                 ports.add(str(port["hostPort"]))
@@ -172,7 +175,9 @@ def capabilities_baseline(metadata: dict, spec: dict) -> Violation | None:
     for path, container in _containers(spec):
         added = [
             cap
-            for cap in ((_security_context(container).get("capabilities") or {}).get("add") or [])
+            for cap in (
+                sequence((mapping(_security_context(container).get("capabilities"))).get("add"))
+            )
         ]
         forbidden = [cap for cap in added if cap not in _BASELINE_CAPABILITIES]
         if forbidden:
@@ -198,7 +203,7 @@ def _seccomp_annotation_allowed(value: str) -> bool:
 
 def seccomp_baseline_annotations(metadata: dict, spec: dict) -> Violation | None:
     """Before 1.19 seccomp was set by annotations; "unconfined" (or anything unknown) is forbidden."""
-    annotations = metadata.get("annotations") or {}
+    annotations = mapping(metadata.get("annotations"))
     forbidden = set()
     value = annotations.get(_SECCOMP_POD_ANNOTATION)
     if value is not None and not _seccomp_annotation_allowed(value):
@@ -300,7 +305,7 @@ _SYSCTLS_1_37 = _SYSCTLS_1_32 + ("net.ipv4.tcp_slow_start_after_idle", "net.ipv4
 
 def _sysctls_allowing(allowed: tuple[str, ...]) -> CheckFn:
     def sysctls(metadata: dict, spec: dict) -> Violation | None:
-        entries = _pod_context(spec).get("sysctls") or []
+        entries = sequence(_pod_context(spec).get("sysctls"))
         bad = [
             (i, s.get("name", "")) for i, s in enumerate(entries) if s.get("name") not in allowed
         ]
@@ -337,7 +342,7 @@ def app_armor_profile(metadata: dict, spec: dict) -> Violation | None:
     listed = sorted(values)
     forbidden_annotations = sorted(
         f"{key}={_go_quote(value)}"
-        for key, value in (metadata.get("annotations") or {}).items()
+        for key, value in (mapping(metadata.get("annotations"))).items()
         if key.startswith(_APPARMOR_ANNOTATION)
         and not (value == "" or value == "runtime/default" or value.startswith("localhost/"))
     )
@@ -406,12 +411,12 @@ def _selinux_allowing(allowed_types: tuple[str, ...]) -> CheckFn:
 
 def windows_host_process(metadata: dict, spec: dict) -> Violation | None:
     setters, paths = [], []
-    if (_pod_context(spec).get("windowsOptions") or {}).get("hostProcess") is True:
+    if (mapping(_pod_context(spec).get("windowsOptions"))).get("hostProcess") is True:
         setters.append("pod")
         paths.append("spec.securityContext.windowsOptions.hostProcess")
     bad = []
     for path, container in _containers(spec):
-        if (_security_context(container).get("windowsOptions") or {}).get("hostProcess") is True:
+        if (mapping(_security_context(container).get("windowsOptions"))).get("hostProcess") is True:
             bad.append(container["name"])
             paths.append(f"{path}.securityContext.windowsOptions.hostProcess")
     if bad:
@@ -432,13 +437,13 @@ def host_probes_and_host_lifecycle(metadata: dict, spec: dict) -> Violation | No
             (f"{path}.{probe}", container.get(probe))
             for probe in ("livenessProbe", "readinessProbe", "startupProbe")
         ]
-        lifecycle = container.get("lifecycle") or {}
+        lifecycle = mapping(container.get("lifecycle"))
         handlers += [
             (f"{path}.lifecycle.{hook}", lifecycle.get(hook)) for hook in ("postStart", "preStop")
         ]
         for handler_path, handler in handlers:
             for action in ("httpGet", "tcpSocket"):
-                host = ((handler or {}).get(action) or {}).get("host")
+                host = (mapping((handler or {}).get(action))).get("host")
                 if host:
                     bad.add(container["name"])
                     hosts.add(host)
@@ -480,10 +485,12 @@ def capabilities_restricted(metadata: dict, spec: dict) -> Violation | None:
             missing_drop.append(container["name"])
             paths.append(f"{path}.securityContext.capabilities")
             continue
-        if "ALL" not in (capabilities.get("drop") or []):
+        if "ALL" not in (sequence(capabilities.get("drop"))):
             missing_drop.append(container["name"])
             paths.append(f"{path}.securityContext.capabilities.drop")
-        forbidden = [cap for cap in (capabilities.get("add") or []) if cap != "NET_BIND_SERVICE"]
+        forbidden = [
+            cap for cap in (sequence(capabilities.get("add"))) if cap != "NET_BIND_SERVICE"
+        ]
         if forbidden:
             adding.append(container["name"])
             extra.update(forbidden)
@@ -541,7 +548,7 @@ _RESTRICTED_VOLUME_TYPES = (
 
 def restricted_volumes(metadata: dict, spec: dict) -> Violation | None:
     bad, types, paths = [], set(), []
-    for index, volume in enumerate(spec.get("volumes") or []):
+    for index, volume in indexed_mappings(spec.get("volumes")):
         if any(volume.get(key) is not None for key in _RESTRICTED_VOLUME_ALLOWED):
             continue
         bad.append(volume["name"])

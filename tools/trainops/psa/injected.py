@@ -15,6 +15,7 @@ from pathlib import PurePosixPath
 import yaml
 
 from trainops.rendered import Cluster
+from trainops.shape import mapping, mappings, sequence
 
 TEMPLATE_FLAG = "--pytorch-init-container-template-file="
 # The Training Operator's built-in template, as it renders for a job.
@@ -50,7 +51,7 @@ def _training_operator_args(cluster: Cluster):
         if obj.kind != "Deployment":
             continue
         spec = obj.doc.get("spec", {}).get("template", {}).get("spec", {})
-        for container in spec.get("containers") or []:
+        for container in mappings(spec.get("containers")):
             if (
                 "training-operator" in str(container.get("image", ""))
                 or container.get("name") == "training-operator"
@@ -82,7 +83,7 @@ def pytorch_init(cluster: Cluster) -> InjectedInit:
     flag = next(
         (
             a
-            for a in (container.get("args") or []) + (container.get("command") or [])
+            for a in (sequence(container.get("args"))) + (sequence(container.get("command")))
             if a.startswith(TEMPLATE_FLAG)
         ),
         None,
@@ -94,20 +95,20 @@ def pytorch_init(cluster: Cluster) -> InjectedInit:
         )
     path = PurePosixPath(flag[len(TEMPLATE_FLAG) :])
     where = f"{deployment.ref} {TEMPLATE_FLAG}{path}"
-    for mount in container.get("volumeMounts") or []:
+    for mount in mappings(container.get("volumeMounts")):
         if path.is_relative_to(mount.get("mountPath", "/nonexistent")):
             volume = next(
-                (v for v in pod.get("volumes") or [] if v.get("name") == mount.get("name")), {}
+                (v for v in mappings(pod.get("volumes")) if v.get("name") == mount.get("name")), {}
             )
             config_map = _config_map(
-                cluster, deployment.namespace, (volume.get("configMap") or {}).get("name")
+                cluster, deployment.namespace, str(mapping(volume.get("configMap")).get("name"))
             )
             if config_map is None:
                 return InjectedInit(
                     [], where, f"{where}: no ConfigMap in this environment provides it"
                 )
             key = str(path.relative_to(mount["mountPath"]))
-            text = (config_map.doc.get("data") or {}).get(key)
+            text = (mapping(config_map.doc.get("data"))).get(key)
             if text is None:
                 return InjectedInit(
                     [], where, f"{where}: ConfigMap {config_map.name} has no key {key}"
@@ -135,5 +136,5 @@ def receives_pytorch_init(doc: dict, template_path: str) -> bool:
         "kubeflow.org/"
     ):
         return False
-    replicas = (doc.get("spec") or {}).get("pytorchReplicaSpecs") or {}
+    replicas = mapping((mapping(doc.get("spec"))).get("pytorchReplicaSpecs"))
     return "Master" in replicas and not template_path.startswith("spec.pytorchReplicaSpecs.Master.")

@@ -5,6 +5,11 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
+
+import jsonschema_rs
+
+from trainops.shape import mapping, sequence
 
 # The volume sources a volume may name; one with none of them is defaulted to an emptyDir.
 _VOLUME_SOURCES = frozenset(
@@ -64,28 +69,28 @@ class PodTemplate:
         return f"{self.path}.{relative}" if self.path else relative
 
 
-def _template(path: str, template: dict | None) -> PodTemplate | None:
+def _template(path: str, template: object) -> PodTemplate | None:
     if not isinstance(template, dict):
         return None
-    return PodTemplate(path, template.get("metadata") or {}, template.get("spec") or {})
+    return PodTemplate(path, mapping(template.get("metadata")), mapping(template.get("spec")))
 
 
-def _ray_cluster(prefix: str, cluster: dict | None) -> Iterator[PodTemplate | None]:
-    cluster = cluster or {}
+def _ray_cluster(prefix: str, cluster: object) -> Iterator[PodTemplate | None]:
+    cluster = mapping(cluster)
     yield _template(
-        f"{prefix}.headGroupSpec.template", (cluster.get("headGroupSpec") or {}).get("template")
+        f"{prefix}.headGroupSpec.template", mapping(cluster.get("headGroupSpec")).get("template")
     )
-    for index, group in enumerate(cluster.get("workerGroupSpecs") or []):
+    for index, group in enumerate(sequence(cluster.get("workerGroupSpecs"))):
         yield _template(
-            f"{prefix}.workerGroupSpecs[{index}].template", (group or {}).get("template")
+            f"{prefix}.workerGroupSpecs[{index}].template", mapping(group).get("template")
         )
 
 
 def _raw_templates(doc: dict) -> Iterator[PodTemplate | None]:
-    kind, group = doc.get("kind"), doc.get("apiVersion", "").rpartition("/")[0]
-    spec = doc.get("spec") or {}
+    kind, group = doc.get("kind"), str(doc.get("apiVersion", "")).rpartition("/")[0]
+    spec = mapping(doc.get("spec"))
     if kind == "Pod" and group == "":
-        yield PodTemplate("", doc.get("metadata") or {}, spec)
+        yield PodTemplate("", mapping(doc.get("metadata")), spec)
     elif kind == "PodTemplate" and group == "":
         yield _template("template", doc.get("template"))
     elif (
@@ -104,12 +109,12 @@ def _raw_templates(doc: dict) -> Iterator[PodTemplate | None]:
     elif kind == "CronJob" and group == "batch":
         yield _template(
             "spec.jobTemplate.spec.template",
-            ((spec.get("jobTemplate") or {}).get("spec") or {}).get("template"),
+            mapping(mapping(spec.get("jobTemplate")).get("spec")).get("template"),
         )
     elif group == "kubeflow.org" and kind in _REPLICA_SPECS:
         field = _REPLICA_SPECS[kind]
-        for role, replica in (spec.get(field) or {}).items():
-            yield _template(f"spec.{field}.{role}.template", (replica or {}).get("template"))
+        for role, replica in mapping(spec.get(field)).items():
+            yield _template(f"spec.{field}.{role}.template", mapping(replica).get("template"))
     elif group == "ray.io" and kind == "RayCluster":
         yield from _ray_cluster("spec", spec)
     elif group == "ray.io" and kind == "RayJob":
@@ -119,19 +124,52 @@ def _raw_templates(doc: dict) -> Iterator[PodTemplate | None]:
     elif group == "ray.io" and kind == "RayService":
         yield from _ray_cluster("spec.rayClusterConfig", spec.get("rayClusterConfig"))
     elif group == "jobset.x-k8s.io" and kind == "JobSet":
-        for index, job in enumerate(spec.get("replicatedJobs") or []):
-            job_spec = ((job or {}).get("template") or {}).get("spec") or {}
+        for index, job in enumerate(sequence(spec.get("replicatedJobs"))):
+            job_spec = mapping(mapping(mapping(job).get("template")).get("spec"))
             yield _template(
                 f"spec.replicatedJobs[{index}].template.spec.template", job_spec.get("template")
             )
     elif group == "batch.volcano.sh" and kind == "Job":
-        for index, task in enumerate(spec.get("tasks") or []):
-            yield _template(f"spec.tasks[{index}].template", (task or {}).get("template"))
+        for index, task in enumerate(sequence(spec.get("tasks"))):
+            yield _template(f"spec.tasks[{index}].template", mapping(task).get("template"))
+
+
+# Errors meaning a value has the wrong type (not a missing or unknown field, or a bad enum).
+_SHAPE_ERRORS = {"Type", "AnyOf", "OneOfNotValid"}
+
+
+@cache
+def _template_validator() -> jsonschema_rs.Validator:
+    """Kubernetes' PodTemplateSpec schema: what every kind's pod template must look like."""
+    from trainops.config import DEFAULT_KUBERNETES_VERSIONS
+    from trainops.schema import core
+
+    definitions = core.definitions(DEFAULT_KUBERNETES_VERSIONS[-1])
+    schema = {"$ref": "#/$defs/io.k8s.api.core.v1.PodTemplateSpec", "$defs": definitions}
+    return jsonschema_rs.validator_for(schema, validate_formats=False)
+
+
+def _path(parts: list[str | int]) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
+
+
+def ill_shaped_templates(doc: dict) -> list[tuple[str, str]]:
+    """(path, what is wrong) for each pod template of `doc` with a field of the wrong type."""
+    found = []
+    for template in _raw_templates(doc):
+        if template is None:
+            continue
+        shaped = {"metadata": template.metadata, "spec": template.spec}
+        for error in _template_validator().iter_errors(shaped):
+            if type(error.kind).__name__ in _SHAPE_ERRORS:
+                found.append((template.child(_path(list(error.instance_path))), error.message))
+                break
+    return found
 
 
 def default_pod_spec(spec: dict) -> dict:
     """The spec as admission sees it: a volume naming no source has been defaulted to emptyDir."""
-    volumes = spec.get("volumes") or []
+    volumes = sequence(spec.get("volumes"))
     if all(_VOLUME_SOURCES & set(v) for v in volumes if isinstance(v, dict)):
         return spec
     spec = copy.copy(spec)
@@ -147,5 +185,17 @@ def pod_templates(doc: dict) -> list[PodTemplate]:
     return [
         PodTemplate(t.path, t.metadata, default_pod_spec(t.spec))
         for t in _raw_templates(doc)
-        if t is not None
+        if t is not None and not _ill_shaped(t)
     ]
+
+
+def _ill_shaped(template: PodTemplate) -> bool:
+    """Whether a field of the template has the wrong type: the checks that read pods would
+    misread it, so they see only well-shaped templates (the schema rule reports the rest)."""
+    shaped = {"metadata": template.metadata, "spec": template.spec}
+    if _template_validator().is_valid(shaped):
+        return False
+    return any(
+        type(error.kind).__name__ in _SHAPE_ERRORS
+        for error in _template_validator().iter_errors(shaped)
+    )

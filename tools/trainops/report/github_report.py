@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import TextIO
 
 from trainops.findings import Severity
+from trainops.report.visible import visible
 from trainops.validate import Outcome
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # `%` first, so the escapes added after it are not escaped again; then what a runner reads.
+    escaped = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return visible(escaped)
 
 
 def _escape_property(text: str) -> str:

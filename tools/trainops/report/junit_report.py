@@ -7,11 +7,12 @@ from typing import TextIO
 from xml.etree import ElementTree as ET
 
 from trainops.findings import Severity
+from trainops.report.visible import visible
 from trainops.validate import Outcome
 
 
 def _case_name(finding) -> str:
-    return str(finding.object) if finding.object else (finding.file or finding.root)
+    return visible(finding.object if finding.object else (finding.file or finding.root))
 
 
 def write(outcome: Outcome, out: TextIO) -> None:
@@ -21,24 +22,31 @@ def write(outcome: Outcome, out: TextIO) -> None:
     suites = ET.Element("testsuites", name="trainops validate", time=f"{outcome.seconds:.3f}")
     for rendered in outcome.rendered:
         findings = by_root.get(rendered.root, [])
-        cases: dict[str, list] = {str(obj.ref): [] for obj in rendered.objects}
+        cases: dict[str, list] = {visible(obj.ref): [] for obj in rendered.objects}
         for finding in findings:
             cases.setdefault(_case_name(finding), []).append(finding)
         suite = ET.SubElement(
-            suites, "testsuite", name=rendered.root, tests=str(len(cases)), errors="0", skipped="0"
+            suites,
+            "testsuite",
+            name=visible(rendered.root),
+            tests=str(len(cases)),
+            errors="0",
+            skipped="0",
         )
         for name, case_findings in cases.items():
-            case = ET.SubElement(suite, "testcase", classname=rendered.root, name=name)
+            case = ET.SubElement(suite, "testcase", classname=visible(rendered.root), name=name)
             for finding in case_findings:
                 where = (
                     f"{finding.file}:{finding.line}"
                     if finding.line
                     else (finding.file or finding.root)
                 )
-                text = f"{where}: {finding.path + ': ' if finding.path else ''}{finding.message}"
+                text = visible(
+                    f"{where}: {finding.path + ': ' if finding.path else ''}{finding.message}"
+                )
                 if finding.severity is Severity.ERROR:
                     ET.SubElement(
-                        case, "failure", message=finding.message, type=finding.rule
+                        case, "failure", message=visible(finding.message), type=finding.rule
                     ).text = text
                 else:
                     ET.SubElement(case, "system-out").text = f"warning [{finding.rule}] {text}"

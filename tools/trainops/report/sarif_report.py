@@ -7,6 +7,7 @@ from typing import TextIO
 
 from trainops import __version__
 from trainops.findings import Severity
+from trainops.report.visible import visible
 from trainops.rules import RULES
 from trainops.validate import Outcome
 
@@ -25,7 +26,7 @@ def _rule(rule_id: str, module) -> dict:
 
 
 def _location(finding) -> dict:
-    uri = finding.file or finding.root
+    uri = visible(finding.file or finding.root)
     physical: dict = {"artifactLocation": {"uri": uri}}
     if finding.line:
         physical["region"] = {"startLine": finding.line}
@@ -34,7 +35,9 @@ def _location(finding) -> dict:
     if finding.object is not None:
         logical.append(
             {
-                "fullyQualifiedName": f"{finding.object}{'.' + finding.path if finding.path else ''}",
+                "fullyQualifiedName": visible(
+                    f"{finding.object}{'.' + finding.path if finding.path else ''}"
+                ),
                 "kind": "object",
             }
         )
@@ -55,7 +58,7 @@ def write(outcome: Outcome, out: TextIO) -> None:
                 "ruleId": finding.rule,
                 "ruleIndex": rule_ids.index(finding.rule) if finding.rule in rule_ids else -1,
                 "level": _LEVEL[finding.severity],
-                "message": {"text": message},
+                "message": {"text": visible(message)},
                 "locations": [_location(finding)],
             }
         )

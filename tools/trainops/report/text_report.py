@@ -9,13 +9,14 @@ from rich.console import Console
 from rich.markup import escape
 
 from trainops.findings import Finding, Severity
+from trainops.report.visible import visible
 from trainops.validate import Outcome
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
 
 
 def _location(finding: Finding) -> str:
-    return finding.file or finding.root
+    return visible(finding.file or finding.root)
 
 
 def write(outcome: Outcome, out: TextIO) -> None:
@@ -26,14 +27,14 @@ def write(outcome: Outcome, out: TextIO) -> None:
         for finding in group:
             line = f":{finding.line}" if finding.line else ""
             severity = finding.severity
-            subject = f" {finding.object}" if finding.object else ""
-            path = f" at {finding.path}" if finding.path else ""
+            subject = f" {visible(finding.object)}" if finding.object else ""
+            path = f" at {visible(finding.path)}" if finding.path else ""
             console.print(
                 f"  {escape(location)}{line}: [{_STYLE[severity]}]{severity.value}[/] "
-                f"{escape(f'[{finding.rule}]')}{escape(subject)}{escape(path)}: {escape(finding.message)}"
+                f"{escape(f'[{finding.rule}]')}{escape(subject)}{escape(path)}: {escape(visible(finding.message))}"
             )
             if finding.hint:
-                console.print(f"    [dim]hint: {escape(finding.hint)}[/dim]")
+                console.print(f"    [dim]hint: {escape(visible(finding.hint))}[/dim]")
     objects = sum(len(r.objects) for r in outcome.rendered)
     errors = sum(f.severity is Severity.ERROR for f in outcome.findings)
     warnings = len(outcome.findings) - errors

@@ -42,6 +42,7 @@ from trainops.objects import K8sObject
 from trainops.operator_pods import OPERATORS, OperatorPod, operator_pod
 from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
+from trainops.shape import mapping
 
 ID = "api-validation"
 SEVERITY = Severity.ERROR
@@ -86,7 +87,7 @@ def _is_custom(obj: K8sObject, cluster: Cluster) -> bool:
 
 def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[str, str]]:
     custom = _is_custom(obj, cluster)
-    metadata = obj.doc.get("metadata") if isinstance(obj.doc.get("metadata"), dict) else {}
+    metadata = mapping(obj.doc.get("metadata"))
     yield from meta.validate(obj.group, obj.kind, metadata, custom=custom)
     if obj.group == "apiextensions.k8s.io" and obj.kind == "CustomResourceDefinition":
         yield from meta.validate_crd_name(obj.doc)

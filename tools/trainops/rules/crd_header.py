@@ -76,7 +76,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     if cluster.catalog is None:
         return
     for file in source_files(rendered):
-        text = Path(file).read_text()
+        text = Path(file).read_text(errors="replace")
         _, issues = problems(text, file, cluster.catalog)
         for issue in issues:
             yield Finding(

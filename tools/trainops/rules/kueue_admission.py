@@ -36,6 +36,7 @@ from trainops import quantity
 from trainops.findings import Finding, Severity
 from trainops.objects import K8sObject
 from trainops.rendered import Cluster, Rendered
+from trainops.shape import mapping, mappings, sequence, strings
 
 ID = "kueue-admission"
 SEVERITY = Severity.ERROR
@@ -73,18 +74,18 @@ def pod_requests(spec: dict) -> dict[str, float]:
     """What a pod asks the scheduler for: containers summed, or the largest init container if more."""
 
     def of(container: dict) -> dict[str, float]:
-        resources = container.get("resources") or {}
+        resources = mapping(container.get("resources"))
         merged = {
-            **(resources.get("limits") or {}),
-            **(resources.get("requests") or {}),
+            **(mapping(resources.get("limits"))),
+            **(mapping(resources.get("requests"))),
         }  # requests default to limits
         return {name: quantity.parse(value) for name, value in merged.items()}
 
     total: dict[str, float] = defaultdict(float)
-    for container in spec.get("containers") or []:
+    for container in mappings(spec.get("containers")):
         for name, value in of(container).items():
             total[name] += value
-    for container in spec.get("initContainers") or []:
+    for container in mappings(spec.get("initContainers")):
         for name, value in of(container).items():
             total[name] = max(total[name], value)
     return dict(total)
@@ -92,32 +93,35 @@ def pod_requests(spec: dict) -> dict[str, float]:
 
 def pod_sets(obj: K8sObject) -> list[tuple[int, dict]]:
     """(pod count, pod spec) of every pod set Kueue admits together for this job."""
-    spec = obj.doc.get("spec") or {}
+    spec = mapping(obj.doc.get("spec"))
 
-    def template_spec(template):
-        return (template or {}).get("spec") or {}
+    def template_spec(template: object) -> dict:
+        return mapping(mapping(template).get("spec"))
 
     if obj.kind == "Job":
-        return [(int(spec.get("parallelism", 1)), template_spec(spec.get("template")))]
+        return [(_count(spec.get("parallelism", 1)), template_spec(spec.get("template")))]
     if obj.group == "kubeflow.org":
         return [
-            (int(r.get("replicas", 1)), template_spec(r.get("template")))
-            for r in (spec.get(_KUBEFLOW[obj.kind]) or {}).values()
+            (_count(r.get("replicas", 1)), template_spec(r.get("template")))
+            for r in mapping(spec.get(_KUBEFLOW[obj.kind])).values()
+            if isinstance(r, dict)
         ]
     if obj.group == "jobset.x-k8s.io":
         return [
             (
-                int(job.get("replicas", 1))
-                * int(((job.get("template") or {}).get("spec") or {}).get("parallelism", 1)),
-                template_spec(((job.get("template") or {}).get("spec") or {}).get("template")),
+                _count(job.get("replicas", 1))
+                * _count(mapping(mapping(job.get("template")).get("spec")).get("parallelism", 1)),
+                template_spec(
+                    (mapping((mapping(job.get("template"))).get("spec"))).get("template")
+                ),
             )
-            for job in spec.get("replicatedJobs") or []
+            for job in mappings(spec.get("replicatedJobs"))
         ]
-    cluster = spec.get("rayClusterSpec", {}) if obj.kind == "RayJob" else spec
-    sets = [(1, template_spec((cluster.get("headGroupSpec") or {}).get("template")))]
+    cluster = mapping(spec.get("rayClusterSpec")) if obj.kind == "RayJob" else spec
+    sets = [(1, template_spec((mapping(cluster.get("headGroupSpec"))).get("template")))]
     sets += [
-        (int(g.get("replicas", g.get("minReplicas", 1))), template_spec(g.get("template")))
-        for g in cluster.get("workerGroupSpecs") or []
+        (_count(g.get("replicas", g.get("minReplicas", 1))), template_spec(g.get("template")))
+        for g in mappings(cluster.get("workerGroupSpecs"))
     ]
     if obj.kind == "RayJob" and spec.get("submitterPodTemplate"):
         sets.append((1, template_spec(spec["submitterPodTemplate"])))
@@ -132,17 +136,23 @@ def gang_requests(obj: K8sObject) -> dict[str, float]:
     return dict(total)
 
 
-def _selects(selector: dict | None, labels: dict) -> bool:
-    if selector is None:
+def _count(value: object) -> int:
+    """A replica or parallelism count; one that is not a whole number (the schema rule says so)
+    counts as 1."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 1
+
+
+def _selects(selector: object, labels: dict) -> bool:
+    if not isinstance(selector, dict):
         return False  # a nil namespaceSelector matches no namespace
-    for key, value in (selector.get("matchLabels") or {}).items():
+    for key, value in (mapping(selector.get("matchLabels"))).items():
         if labels.get(key) != value:
             return False
-    for expression in selector.get("matchExpressions") or []:
+    for expression in mappings(selector.get("matchExpressions")):
         key, operator, values = (
             expression.get("key"),
             expression.get("operator"),
-            expression.get("values") or [],
+            sequence(expression.get("values")),
         )
         present = key in labels
         if (
@@ -196,7 +206,7 @@ class _Kueue:
             "kubernetes.io/metadata.name": namespace,
         }
         return any(
-            _selects((q.doc.get("spec") or {}).get("namespaceSelector"), labels)
+            _selects((mapping(q.doc.get("spec"))).get("namespaceSelector"), labels)
             for q in self.cluster_queues.values()
         )
 
@@ -204,17 +214,17 @@ class _Kueue:
         """(nominal quota, what the cohort can lend) of a ClusterQueue for a flavor and resource."""
 
         def quota(cq: K8sObject, key: str) -> float | None:
-            for group in (cq.doc.get("spec") or {}).get("resourceGroups") or []:
-                for entry in group.get("flavors") or []:
+            for group in mappings((mapping(cq.doc.get("spec"))).get("resourceGroups")):
+                for entry in mappings(group.get("flavors")):
                     if entry.get("name") == flavor:
-                        for item in entry.get("resources") or []:
+                        for item in mappings(entry.get("resources")):
                             if item.get("name") == resource and key in item:
                                 return quantity.parse(item[key])
             return None
 
         nominal = quota(queue, "nominalQuota") or 0.0
-        cohort = (queue.doc.get("spec") or {}).get("cohortName") or (
-            queue.doc.get("spec") or {}
+        cohort = (mapping(queue.doc.get("spec"))).get("cohortName") or (
+            mapping(queue.doc.get("spec"))
         ).get("cohort")
         lendable = 0.0
         if cohort:
@@ -222,8 +232,8 @@ class _Kueue:
                 if (
                     other is queue
                     or (
-                        (other.doc.get("spec") or {}).get("cohortName")
-                        or (other.doc.get("spec") or {}).get("cohort")
+                        (mapping(other.doc.get("spec"))).get("cohortName")
+                        or (mapping(other.doc.get("spec"))).get("cohort")
                     )
                     != cohort
                 ):
@@ -242,8 +252,8 @@ def _finding(rendered, obj, message, path, hint=None) -> Finding:
 
 def _quota_findings(rendered, obj, kueue: _Kueue, queue: K8sObject) -> Iterator[Finding]:
     requests = {name: value for name, value in gang_requests(obj).items() if value > 0}
-    groups = (queue.doc.get("spec") or {}).get("resourceGroups") or []
-    covered = {name for group in groups for name in group.get("coveredResources") or []}
+    groups = mappings(mapping(queue.doc.get("spec")).get("resourceGroups"))
+    covered = {name for group in groups for name in strings(group.get("coveredResources"))}
     for name in sorted(set(requests) - covered):
         yield _finding(
             rendered,
@@ -255,15 +265,17 @@ def _quota_findings(rendered, obj, kueue: _Kueue, queue: K8sObject) -> Iterator[
         )
     for group in groups:
         wanted = {
-            name: requests[name] for name in group.get("coveredResources") or [] if name in requests
+            name: requests[name]
+            for name in strings(group.get("coveredResources"))
+            if name in requests
         }
         if not wanted:
             continue
         shortfalls = []
-        for flavor in group.get("flavors") or []:
+        for flavor in mappings(group.get("flavors")):
             short = []
             for name, amount in wanted.items():
-                nominal, lendable = kueue.available(queue, flavor["name"], name)
+                nominal, lendable = kueue.available(queue, str(flavor.get("name")), name)
                 if amount > nominal + lendable:
                     short.append(
                         f"{name} {quantity.show(name, amount)} > {quantity.show(name, nominal)} nominal + "
@@ -323,7 +335,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                 f"add {name} to integrations.frameworks in operators/kueue/controller-config.yaml",
             )
         if obj.kind == "RayJob":
-            spec = obj.doc.get("spec") or {}
+            spec = mapping(obj.doc.get("spec"))
             if spec.get("shutdownAfterJobFinishes") is not True:
                 yield _finding(
                     rendered,
@@ -331,14 +343,14 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                     "Kueue admits a RayJob only with shutdownAfterJobFinishes: true",
                     "spec.shutdownAfterJobFinishes",
                 )
-            if (spec.get("rayClusterSpec") or {}).get("enableInTreeAutoscaling") is True:
+            if (mapping(spec.get("rayClusterSpec"))).get("enableInTreeAutoscaling") is True:
                 yield _finding(
                     rendered,
                     obj,
                     "Kueue does not admit a RayJob with in-tree autoscaling",
                     "spec.rayClusterSpec.enableInTreeAutoscaling",
                 )
-        queue_name = ((obj.doc.get("metadata") or {}).get("labels") or {}).get(QUEUE_LABEL)
+        queue_name = (mapping((mapping(obj.doc.get("metadata"))).get("labels"))).get(QUEUE_LABEL)
         if not queue_name:
             yield _finding(
                 rendered,
@@ -359,8 +371,8 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                 _queue_hint(kueue, obj.namespace),
             )
             continue
-        cq_name = (local.doc.get("spec") or {}).get("clusterQueue")
-        queue = kueue.cluster_queues.get(cq_name)
+        cq_name = mapping(local.doc.get("spec")).get("clusterQueue")
+        queue = kueue.cluster_queues.get(cq_name) if isinstance(cq_name, str) else None
         if queue is None:
             existing = ", ".join(sorted(kueue.cluster_queues)) or "none is defined"
             yield _finding(
@@ -375,7 +387,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
             **(kueue.namespace_labels(obj.namespace) or {}),
             "kubernetes.io/metadata.name": obj.namespace,
         }
-        if not _selects((queue.doc.get("spec") or {}).get("namespaceSelector"), labels):
+        if not _selects((mapping(queue.doc.get("spec"))).get("namespaceSelector"), labels):
             yield _finding(
                 rendered,
                 obj,

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 
 from trainops.findings import Finding, Severity
 from trainops.rendered import Cluster, Rendered
+from trainops.shape import mapping, mappings
 
 ID = "layer-order"
 SEVERITY = Severity.ERROR
@@ -35,14 +36,14 @@ ANNOTATION_LIMIT = 262144
 
 
 def _crd_kinds(rendered: Rendered) -> set[tuple[str, str]]:
-    return {
-        (
-            (o.doc.get("spec") or {}).get("group"),
-            ((o.doc.get("spec") or {}).get("names") or {}).get("kind"),
-        )
-        for o in rendered.objects
-        if o.kind == "CustomResourceDefinition"
-    }
+    kinds = set()
+    for crd in rendered.objects:
+        if crd.kind == "CustomResourceDefinition":
+            spec = mapping(crd.doc.get("spec"))
+            group, kind = spec.get("group"), mapping(spec.get("names")).get("kind")
+            if isinstance(group, str) and isinstance(kind, str):
+                kinds.add((group, kind))
+    return kinds
 
 
 def _custom_resources(rendered: Rendered, crd_kinds: set[tuple[str, str]]):
@@ -80,9 +81,11 @@ def _argo_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     apps = [o for o in rendered.objects if o.group == "argoproj.io" and o.kind == "Application"]
     sources = {}
     for app in apps:
-        root = cluster.root_at(((app.doc.get("spec") or {}).get("source") or {}).get("path"))
+        root = cluster.root_at((mapping((mapping(app.doc.get("spec"))).get("source"))).get("path"))
         wave = int(
-            (app.doc["metadata"].get("annotations") or {}).get("argocd.argoproj.io/sync-wave", "0")
+            (mapping(app.doc["metadata"].get("annotations"))).get(
+                "argocd.argoproj.io/sync-wave", "0"
+            )
         )
         if root is not None:
             sources[app.name] = (app, root, wave, _crd_kinds(root))
@@ -118,14 +121,16 @@ def _flux_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
 
     def depends(name: str, seen=()) -> set[str]:
         found = set()
-        for dependency in (kustomizations[name].doc.get("spec") or {}).get("dependsOn") or []:
+        for dependency in mappings(
+            (mapping(kustomizations[name].doc.get("spec"))).get("dependsOn")
+        ):
             other = dependency.get("name")
             if other in kustomizations and other not in seen:
                 found |= {other} | depends(other, seen + (name,))
         return found
 
     roots = {
-        name: cluster.root_at((k.doc.get("spec") or {}).get("path"))
+        name: cluster.root_at((mapping(k.doc.get("spec"))).get("path"))
         for name, k in kustomizations.items()
     }
     for name, kustomization in kustomizations.items():
@@ -161,11 +166,13 @@ def _server_side_findings(rendered: Rendered) -> Iterator[Finding]:
         if obj.kind != "CustomResourceDefinition":
             continue
         size = len(json.dumps(obj.doc, separators=(",", ":")))
-        metadata = obj.doc.get("metadata") or {}
+        metadata = mapping(obj.doc.get("metadata"))
         marked = (
             "ServerSideApply=true"
-            in str((metadata.get("annotations") or {}).get("argocd.argoproj.io/sync-options", ""))
-            or (metadata.get("labels") or {}).get("trainops.dev/apply") == "server-side"
+            in str(
+                (mapping(metadata.get("annotations"))).get("argocd.argoproj.io/sync-options", "")
+            )
+            or (mapping(metadata.get("labels"))).get("trainops.dev/apply") == "server-side"
         )
         if size > ANNOTATION_LIMIT and not marked:
             yield Finding(

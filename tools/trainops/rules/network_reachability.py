@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from trainops.findings import Finding, Severity
 from trainops.network import netpol, traffic
 from trainops.rendered import Cluster, Rendered
+from trainops.shape import mapping
 
 ID = "network-reachability"
 SEVERITY = Severity.ERROR
@@ -49,7 +50,7 @@ def _network(cluster: Cluster) -> tuple[netpol.Cluster, list[netpol.Endpoint], l
     labels = {}
     for obj in objects:
         if obj.kind == "Namespace" and obj.api_version == "v1":
-            found = (obj.doc.get("metadata") or {}).get("labels")
+            found = (mapping(obj.doc.get("metadata"))).get("labels")
             labels[obj.name] = (
                 {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
             )

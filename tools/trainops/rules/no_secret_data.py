@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 from trainops.findings import Finding, Severity
 from trainops.rendered import Cluster, Rendered
+from trainops.shape import mapping
 
 ID = "no-secret-data"
 SEVERITY = Severity.ERROR
@@ -28,7 +29,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         if obj.kind != "Secret" or obj.api_version != "v1":
             continue
         for field in ("data", "stringData"):
-            values = obj.doc.get(field) or {}
+            values = mapping(obj.doc.get(field))
             if values:
                 keys = ", ".join(sorted(values))
                 yield Finding(

@@ -28,6 +28,7 @@ from trainops.psa.injected import receives_pytorch_init, training_operator_in
 from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
 from trainops.rules.kueue_admission import QUEUE_LABEL, framework, kueue_configuration
+from trainops.shape import mapping
 
 ID = "partial-scope"
 SEVERITY = Severity.WARNING
@@ -62,7 +63,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                 "metadata.namespace",
             )
         labels = (
-            (obj.doc.get("metadata") or {}).get("labels")
+            (mapping(obj.doc.get("metadata"))).get("labels")
             if isinstance(obj.doc.get("metadata"), dict)
             else None
         )

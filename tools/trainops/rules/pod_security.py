@@ -109,16 +109,23 @@ def _check_template(rendered, cluster, obj, template, enforce, advisory) -> Iter
         for violation in evaluate_template(level, minor, template):
             mode = "enforced" if severity is Severity.ERROR else "audited/warned"
             message = f"{violation.check}: {violation.reason} ({violation.detail}); {shown} is {mode} on namespace {obj.namespace}"
+            # The detail already names every offending container: one finding at the first
+            # path of the template's own containers, and one for each container the operator
+            # adds, not one per container, or N failing containers would print N copies of an
+            # N-name list.
+            groups: dict[str, list[str]] = {}
             for path in violation.paths:
-                if (violation.check, path) in reported:
-                    continue
-                reported.add((violation.check, path))
-                shown_message = message
                 addition = built.addition_at(
                     path[len(template.path) + 1 :] if template.path else path
                 )
-                if addition is not None and addition.container_name:
-                    shown_message = f"{addition.description} fails: {message}"
+                owner = addition.description if addition and addition.container_name else ""
+                groups.setdefault(owner, []).append(path)
+            for owner, paths in groups.items():
+                path = paths[0]
+                if (violation.check, path) in reported:
+                    continue
+                reported.add((violation.check, path))
+                shown_message = f"{owner} fails: {message}" if owner else message
                 yield Finding(
                     ID,
                     severity,

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 
 from trainops.findings import Finding, Severity
 from trainops.rendered import Cluster, Rendered
+from trainops.schema.catalog import Catalog
 
 ID = "schema"
 SEVERITY = Severity.ERROR
@@ -32,11 +33,32 @@ def json_path(parts) -> str:
     return text.lstrip(".")
 
 
+# Errors that mean a value is not of the type the schema gives it (a number for a mapping, a list
+# for a string): the object has the wrong shape, and rules that read the field would misread it.
+_SHAPE_ERRORS = {"Type", "AnyOf", "OneOfNotValid"}
+
+
+def withhold_ill_shaped(rendered: Rendered, catalog: Catalog) -> None:
+    """Move objects their schema finds a wrong-typed field in to `rendered.ill_shaped`: this rule
+    reports them at the field's path, and every other rule sees only well-shaped objects."""
+    kept = []
+    for obj in rendered.objects:
+        lookup = catalog.lookup(obj.api_version, obj.kind)
+        ill_shaped = lookup is not None and any(
+            type(error.kind).__name__ in _SHAPE_ERRORS
+            for target in lookup.targets
+            if not target.validator.is_valid(obj.doc)
+            for error in target.validator.iter_errors(obj.doc)
+        )
+        (rendered.ill_shaped if ill_shaped else kept).append(obj)
+    rendered.objects = kept
+
+
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     catalog = cluster.catalog
     if catalog is None:
         return
-    for obj in rendered.objects:
+    for obj in rendered.objects + rendered.ill_shaped:
         lookup = catalog.lookup(obj.api_version, obj.kind)
         if lookup is None:
             continue  # schema-missing says so

@@ -18,7 +18,7 @@ class Target:
     """One schema an object must satisfy: its label says which (a Kubernetes version or a CRD)."""
 
     label: str
-    validator: object
+    validator: jsonschema_rs.Validator
 
 
 @dataclass
@@ -70,7 +70,7 @@ class Catalog:
                 )
             if result.cel_rules:
                 self._keep_cel_schemas(crd, result.group, result.kind)
-        self._compiled: dict[str, object] = {}
+        self._compiled: dict[str, jsonschema_rs.Validator] = {}
         self._lookups: dict[tuple[str, str], Lookup | None] = {}
 
     def _keep_cel_schemas(self, crd: dict, group: str, kind: str) -> None:
@@ -81,7 +81,7 @@ class Catalog:
                 else None
             )
             if version.get("served", True) and isinstance(source, dict) and cel.has_rules(source):
-                self.cel_schemas[(group, version.get("name"), kind)] = source
+                self.cel_schemas[(group, str(version.get("name")), kind)] = source
 
     def cel_schema(self, api_version: str, kind: str) -> dict | None:
         """The schema whose CEL rules an object of this apiVersion and kind must pass; None if it has none."""
@@ -95,7 +95,7 @@ class Catalog:
             return None
         return self.installers.get(self.crd_names[(group, kind)], "?")
 
-    def _compile(self, schema: dict) -> object:
+    def _compile(self, schema: dict) -> jsonschema_rs.Validator:
         key = json.dumps(schema, sort_keys=True)
         if key not in self._compiled:
             self._compiled[key] = jsonschema_rs.validator_for(schema, validate_formats=False)

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 
 import cel
 
+from trainops.shape import mapping
+
 _OLD_SELF = re.compile(r"\boldSelf\b")
 _FUNCTION_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 # Functions and macros of standard CEL that common-expression-language implements.
@@ -95,9 +97,9 @@ class _Compiled:
     """Compiled programs by source text; a rule that cannot compile or uses an unknown function is kept as its reason."""
 
     def __init__(self):
-        self._programs: dict[str, object] = {}
+        self._programs: dict[str, cel.Program | str] = {}
 
-    def get(self, source: str):
+    def get(self, source: str) -> cel.Program | str:
         if source not in self._programs:
             try:
                 program = cel.compile(source)
@@ -230,7 +232,8 @@ def validate(schema: dict, doc: dict, where: str) -> Outcome:
     """Run every create-time rule of `schema` (a CRD version's openAPIV3Schema) on a copy of `doc`."""
     outcome = Outcome()
     value = _plain(doc)
-    metadata = value.get("metadata") if isinstance(value.get("metadata"), dict) else {}
+    assert isinstance(value, dict)  # a mapping stays a mapping
+    metadata = mapping(value.get("metadata"))
     # At the root, rules see only the name fields of metadata.
     value["metadata"] = {k: metadata[k] for k in ("name", "generateName") if k in metadata}
     root = dict(schema)

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from functools import cache
 from pathlib import Path
 
 from trainops.errors import CannotRun
 
 _REF_PREFIX = '"/api/_definitions.json#/$defs/'
+_GROUP = re.compile(r"(?:[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(?:\.(?=.)|$)){0,8}")
+_VERSION = re.compile(r"v[0-9]{1,3}(?:(?:alpha|beta)[0-9]{1,3})?")
+_KIND = re.compile(r"[A-Za-z][A-Za-z0-9]{0,62}")
 
 
 @cache
@@ -57,10 +61,19 @@ def _definitions(version: str) -> dict:
     return json.loads(text)["$defs"]
 
 
+def definitions(version: str) -> dict:
+    """Every definition (`io.k8s.api.core.v1.PodSpec`, …) of a Kubernetes version's schemas."""
+    return _definitions(version)
+
+
 @cache
 def schema_for(k8s_version: str, api_version: str, kind: str) -> dict | None:
     """The self-contained strict schema of a core kind at a Kubernetes version, or None."""
     group, _, version = api_version.rpartition("/")
+    # Names from the input become a file name: only what a real group, version and kind can be
+    # (no `/`, no `..`, not longer than a file name may be) reaches the filesystem.
+    if not (_GROUP.fullmatch(group) and _VERSION.fullmatch(version) and _KIND.fullmatch(kind)):
+        return None
     path = folder(k8s_version) / file_name(group, version, kind)
     if not path.is_file():
         return None

@@ -1,0 +1,78 @@
+"""Refs, paths and hosts from a kustomization never reach git as options, or the network offline."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import run_trainops, write_tree
+from trainops import mirror as mirror_module
+
+RAW = "https://raw.githubusercontent.com/volcano-sh/volcano/{ref}/{path}"
+
+
+def test_a_raw_file_ref_that_is_a_git_option_writes_nothing(mirror, tmp_path):
+    # As found: the "ref" reached `git show` as `--output=a:/../../victim.txt`, which git
+    # resolves from its working folder (through a folder named `a:`) to a file outside.
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    url = RAW.format(ref="--output=a", path="/../../victim.txt")
+    write_tree(tmp_path, {"app/kustomization.yaml": f"resources:\n  - {url}\n"})
+    (tmp_path / "app" / "a:").mkdir()
+    done = run_trainops("validate", ".", cwd=tmp_path / "app")
+    assert victim.read_text() == "precious\n"
+    assert done.returncode == 1, done.stderr
+    assert "render-failed" in done.stdout and "is not a tag or branch name" in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "path", ["../../etc/passwd", "-p", "a/../../b", "/etc/passwd", "a//b", "a\nb"]
+)
+def test_raw_file_paths_outside_the_repository_are_refused(mirror, path):
+    with pytest.raises(mirror_module.MirrorMiss, match="not a plain relative path"):
+        mirror_module.mirror_file(mirror, "volcano-sh/volcano", "v1.15.1", path)
+
+
+@pytest.mark.parametrize("ref", ["--output=x", "-n", "a..b", "HEAD@{1}", "v1 2", "v1/", ""])
+def test_refs_git_would_misread_are_refused(ref):
+    assert mirror_module.unsafe_ref(ref) is not None
+
+
+@pytest.mark.parametrize("ref", ["v1.15.1", "release-1.8", "feature/x", "v0.1.0+build"])
+def test_plain_tags_and_branches_pass(ref):
+    assert mirror_module.unsafe_ref(ref) is None
+
+
+def test_a_remote_base_ref_that_is_a_git_option_is_refused(tmp_path):
+    entry = "https://github.com/kubernetes-sigs/kueue//config/default?ref=--upload-pack=touch%20x"
+    write_tree(tmp_path, {"kustomization.yaml": f"resources:\n  - {entry}\n"})
+    done = run_trainops("build", str(tmp_path))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "kustomization.yaml:2" in done.stderr and "is not a tag or branch name" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "ssh://git@example.invalid/owner/repo//deploy?ref=v1",
+        "git@example.invalid:owner/repo//deploy?ref=v1",
+        "https://gitlab.example.invalid/owner/repo//deploy?ref=v1",
+        "https://example.invalid/manifest.yaml",
+    ],
+)
+def test_offline_only_github_remote_bases_render(mirror, tmp_path, entry):
+    # As found: kustomize ran `git fetch` against the other host, in mirror mode.
+    write_tree(tmp_path, {"kustomization.yaml": f"resources:\n  - {entry}\n"})
+    done = run_trainops("build", str(tmp_path))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "only https://github.com/ remote bases render offline" in done.stderr
+
+
+def test_git_in_mirror_mode_may_not_use_any_network_protocol(mirror):
+    env = mirror_module.git_environment(mirror, {})
+    settings = {
+        env[f"GIT_CONFIG_KEY_{i}"]: env[f"GIT_CONFIG_VALUE_{i}"]
+        for i in range(int(env["GIT_CONFIG_COUNT"]))
+    }
+    assert settings["protocol.allow"] == "never"
+    assert settings["protocol.file.allow"] == "always"

@@ -1,0 +1,103 @@
+"""Output stays readable, well-formed and bounded whatever the repository holds."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from xml.etree import ElementTree
+
+import pytest
+
+from helpers import REPO, write_tree
+from trainops.report.visible import visible
+
+ESCAPE_NAME = "evil\x1b[2J\x07\u202e\x00name"
+POD = (
+    "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: {namespace}\n"
+    "spec:\n  containers:\n{containers}"
+)
+NAMESPACE = (
+    "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns\n  labels:\n"
+    "    pod-security.kubernetes.io/enforce: restricted\n---\n"
+)
+
+
+def _container(name: str) -> str:
+    return (
+        f"  - name: {json.dumps(name)}\n    image: busybox\n"
+        "    securityContext:\n      privileged: true\n"
+    )
+
+
+def _pod(name: str, count: int = 1, namespace: str = "ns") -> str:
+    containers = "".join(_container(f"c{i}") for i in range(count))
+    return NAMESPACE + POD.format(name=json.dumps(name), namespace=namespace, containers=containers)
+
+
+def _trainops(*args: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "trainops", *args], cwd=cwd, capture_output=True, text=True
+    )
+
+
+def test_visible_escapes_what_a_terminal_or_xml_would_misread():
+    assert visible("a\x1b[31mb\nc\u202ed\ud800") == "a\\x1b[31mb\\x0ac\\u202ed\\ud800"
+    assert visible("plain ünïcode ✓ name-1.2") == "plain ünïcode ✓ name-1.2"
+
+
+@pytest.mark.parametrize("output", ["text", "github", "junit", "sarif"])
+def test_control_characters_in_names_never_reach_the_output_raw(tmp_path, output):
+    # As found: the ESC sequence reached the terminal, and JUnit was not well-formed XML.
+    write_tree(tmp_path, {"pod.yaml": _pod(ESCAPE_NAME)})
+    done = _trainops("validate", "pod.yaml", "--format", output, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "\x1b" not in done.stdout and "\x00" not in done.stdout and "\u202e" not in done.stdout
+    if output == "junit":
+        ElementTree.fromstring(done.stdout.encode())  # well-formed
+        assert "evil\\x1b[2J" in done.stdout
+    if output == "sarif":
+        json.loads(done.stdout)
+    if output == "github":
+        assert all(line.startswith("::") for line in done.stdout.splitlines())
+
+
+def test_github_annotations_for_file_level_findings_name_no_object(tmp_path):
+    write_tree(tmp_path, {"bad.yaml": "a: [\n"})
+    done = _trainops("validate", "bad.yaml", "--format", "github", cwd=tmp_path)
+    assert done.stdout.startswith("::error file=bad.yaml,line=1,title=trainops yaml-syntax::YAML")
+    assert "None" not in done.stdout
+
+
+def test_n_failing_containers_give_output_linear_in_n(tmp_path):
+    # As found: one finding per container, each naming every container: N² output.
+    sizes = {}
+    for count in (10, 80):
+        write_tree(tmp_path, {"pod.yaml": _pod("p", count)})
+        done = _trainops("validate", "pod.yaml", "--select", "pod-security", cwd=tmp_path)
+        assert done.returncode == 1
+        sizes[count] = len(done.stdout)
+    assert sizes[80] < 8 * sizes[10] * 1.5, sizes
+
+
+@pytest.mark.parametrize(
+    "command", [("psa", "--level", "restricted"), ("validate",), ("validate", "--format", "json")]
+)
+def test_output_cut_short_by_its_reader_keeps_the_verdict(tmp_path, command):
+    # As found: `trainops psa bad.yaml | head` exited 0, so `set -o pipefail` saw success.
+    pods = "".join(
+        "---\n" + POD.format(name=f"p{i}", namespace="default", containers=_container("c"))
+        for i in range(1500)
+    )
+    write_tree(tmp_path, {"pods.yaml": pods})
+    shell = f"{sys.executable} -m trainops {' '.join(command)} pods.yaml | head -1"
+    done = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", shell],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(REPO / "tools"), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 1, done.stderr
+    assert len(done.stdout.splitlines()) == 1
+    assert done.stderr == ""

@@ -1,0 +1,131 @@
+"""Property: any field of a realistic object replaced by a value of the wrong type ends every command
+with exit 0, 1 or 2, never a traceback (as found: 38% of such mutations crashed `validate`)."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import datetime
+import io
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import REPO
+from trainops import cli
+from trainops.config import load_config
+from trainops.rendered import Cluster
+from trainops.rules.schema import withhold_ill_shaped
+from trainops.validate import Root, catalog_for, load_root, load_roots, run_rules
+
+SOURCES = [
+    "base/namespace.yaml",
+    "base/kueue.yaml",
+    "base/network-policies.yaml",
+    "base/service-account.yaml",
+    "workloads/bookstore-ml/job.yaml",
+    "workloads/bookstore-ml/pytorchjob.yaml",
+    "workloads/bookstore-ml/rayjob.yaml",
+    "workloads/bookstore-ml/pvc.yaml",
+]
+DOCS = [
+    doc
+    for source in SOURCES
+    for doc in yaml.safe_load_all((REPO / source).read_text())
+    if isinstance(doc, dict)
+]
+
+
+def _paths(node: object, prefix: tuple = ()) -> list[tuple]:
+    found = [prefix] if prefix else []
+    children = (
+        node.items()
+        if isinstance(node, dict)
+        else enumerate(node)
+        if isinstance(node, list)
+        else []
+    )
+    for key, child in children:
+        found += _paths(child, (*prefix, key))
+    return found
+
+
+FIELDS = [(index, path) for index, doc in enumerate(DOCS) for path in _paths(doc)]
+WRONG = st.one_of(
+    st.integers(-(2**40), 2**40),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.booleans(),
+    st.none(),
+    st.dates(min_value=datetime.date(1970, 1, 1), max_value=datetime.date(2100, 1, 1)),
+    st.sampled_from(["1.5", "-1", "", "true", "2024-01-01", "\x1b[2J", "10Qi", "a" * 300]),
+    st.lists(st.one_of(st.integers(), st.text(max_size=3), st.none()), max_size=3),
+    st.dictionaries(st.text(max_size=4), st.one_of(st.integers(), st.none()), max_size=2),
+)
+MUTATIONS = st.lists(st.tuples(st.sampled_from(FIELDS), WRONG), min_size=1, max_size=3)
+SETTINGS = settings(
+    max_examples=int(os.environ.get("TRAINOPS_EXAMPLES", "60")),
+    deadline=None,
+    derandomize=os.environ.get("TRAINOPS_EXPLORE")
+    is None,  # the same examples in CI; TRAINOPS_EXPLORE=1 searches anew
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+def _mutated(mutations: list) -> str:
+    docs = copy.deepcopy(DOCS)
+    for (index, path), value in mutations:
+        node = docs[index]
+        try:
+            for key in path[:-1]:
+                node = node[key]
+            node[path[-1]] = value
+        except (KeyError, IndexError, TypeError):
+            continue  # an earlier mutation replaced this field's parent
+    return yaml.safe_dump_all(docs)
+
+
+def _exit_code(argv: list[str]) -> int:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main(argv)
+    assert "Traceback" not in err.getvalue()
+    return code
+
+
+@SETTINGS
+@given(MUTATIONS)
+def test_validate_and_psa_never_crash_on_wrong_types(tmp_path_factory, mutations):
+    file = tmp_path_factory.mktemp("mutated") / "objects.yaml"
+    file.write_text(_mutated(mutations))
+    with contextlib.chdir(file.parent):  # no trainops.yaml: the files alone, core schemas only
+        assert _exit_code(["validate", str(file), "--format", "json"]) in (0, 1, 2)
+        assert _exit_code(["psa", "--level", "restricted", str(file)]) in (0, 1, 2)
+
+
+@pytest.fixture(scope="module")
+def crd_catalog(renderer):
+    """The schema catalog with the pinned operators' CRDs, rendered once."""
+    config = load_config(REPO / "trainops.yaml")
+    assert config is not None
+    crd_roots = [Root(p) for p in config.crd_root_paths()]
+    return catalog_for(
+        load_roots(crd_roots, renderer), config.kubernetes_versions, crd_roots, config.folder
+    )
+
+
+@SETTINGS
+@given(MUTATIONS)
+def test_every_rule_reads_custom_resources_of_the_wrong_shape_safely(
+    tmp_path_factory, crd_catalog, mutations
+):
+    file = tmp_path_factory.mktemp("mutated") / "objects.yaml"
+    file.write_text(_mutated(mutations))
+    rendered = load_root(Root(Path(file)), None, None)
+    withhold_ill_shaped(rendered, crd_catalog)
+    cluster = Cluster([rendered], crd_catalog, None, [rendered])
+    for finding in run_rules(rendered, cluster):
+        assert finding.rule and finding.message
