@@ -7,6 +7,8 @@ What it catches:
   comes from an Application of the same or a later sync wave (or from the same Application);
 - in Flux, a Kustomization holding a custom resource whose CRD comes from a Kustomization it does
   not depend on (`dependsOn`, transitively), or from itself;
+- an Application whose `argocd.argoproj.io/sync-wave` is not an integer: Argo CD reads it as
+  wave 0 (gitops-engine `syncwaves.Wave` parses it with `strconv.Atoi`);
 - a CRD larger than 262144 bytes not marked for server-side apply
   (`argocd.argoproj.io/sync-options: ServerSideApply=true` or `trainops.dev/apply: server-side`).
 
@@ -21,6 +23,7 @@ Flux dependency; include components/server-side-crds in the layer with the large
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 
 from trainops.findings import Finding, Severity
@@ -32,6 +35,8 @@ SEVERITY = Severity.ERROR
 SUMMARY = "custom resources come after their CRDs; large CRDs apply server side"
 
 LAYERS = ("operators", "platform", "workloads")
+SYNC_WAVE = "argocd.argoproj.io/sync-wave"
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 ANNOTATION_LIMIT = 262144
 
 
@@ -82,11 +87,22 @@ def _argo_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     sources = {}
     for app in apps:
         root = cluster.root_at((mapping((mapping(app.doc.get("spec"))).get("source"))).get("path"))
-        wave = int(
-            (mapping(app.doc["metadata"].get("annotations"))).get(
-                "argocd.argoproj.io/sync-wave", "0"
+        text = mapping(app.doc["metadata"].get("annotations")).get(SYNC_WAVE, "0")
+        # gitops-engine's syncwaves.Wave: strconv.Atoi, and wave 0 for what it cannot parse.
+        wave = int(text) if isinstance(text, str) and _INTEGER.fullmatch(text) else 0
+        if wave == 0 and text != "0":
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"Application {app.name}: sync wave {text!r} is not an integer, so Argo CD "
+                "applies it in wave 0",
+                rendered.root,
+                app.file,
+                app.line,
+                app.ref,
+                f"metadata.annotations.{SYNC_WAVE}",
+                'write the wave as a whole number, e.g. "1"',
             )
-        )
         if root is not None:
             sources[app.name] = (app, root, wave, _crd_kinds(root))
     for app, root, wave, _ in sources.values():
