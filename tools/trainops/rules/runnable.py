@@ -38,6 +38,7 @@ from trainops.objects import K8sObject
 from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
 from trainops.rules import kueue_admission
+from trainops.shape import indexed_mappings, mapping, mappings
 
 ID = "runnable"
 SEVERITY = Severity.ERROR
@@ -59,8 +60,8 @@ def _finding(
 
 
 def _gpus(container: dict) -> float:
-    resources = container.get("resources") or {}
-    merged = {**(resources.get("limits") or {}), **(resources.get("requests") or {})}
+    resources = mapping(container.get("resources"))
+    merged = {**mapping(resources.get("limits")), **mapping(resources.get("requests"))}
     try:
         return quantity.parse(merged.get(GPU, 0))
     except ValueError:
@@ -75,7 +76,7 @@ def _distributed(obj: K8sObject) -> bool:
 
 def _container_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) -> Iterator[Finding]:
     for template in pod_templates(obj.doc):
-        for index, container in enumerate(template.spec.get("containers") or []):
+        for index, container in indexed_mappings(template.spec.get("containers")):
             path = template.child(f"spec.containers[{index}]")
             image = str(container.get("image", ""))
             traits = profiles.image_traits(cluster, image)
@@ -108,7 +109,7 @@ def _container_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) ->
                     )
             nccl = [
                 str(e.get("name"))
-                for e in container.get("env") or []
+                for e in mappings(container.get("env"))
                 if isinstance(e, dict) and str(e.get("name", "")).startswith("NCCL_")
             ]
             if nccl and (traits is None or "nccl" not in traits.backends):
@@ -123,17 +124,17 @@ def _container_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) ->
 
 
 def _elastic_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) -> Iterator[Finding]:
-    spec = obj.doc.get("spec") or {}
+    spec = mapping(obj.doc.get("spec"))
     elastic = spec.get("elasticPolicy")
     if not isinstance(elastic, dict) or elastic.get("maxReplicas") is None:
         return
-    worker = (spec.get("pytorchReplicaSpecs") or {}).get("Worker") or {}
+    worker = mapping(mapping(spec.get("pytorchReplicaSpecs")).get("Worker"))
     replicas = int(worker.get("replicas", 1))
     maximum = int(elastic["maxReplicas"])
     if maximum <= replicas:
         return
     profile = profiles.profile_of(cluster)
-    if kueue_admission.QUEUE_LABEL in ((obj.doc.get("metadata") or {}).get("labels") or {}):
+    if kueue_admission.QUEUE_LABEL in mapping(mapping(obj.doc.get("metadata")).get("labels")):
         why = "Kueue admits and holds quota for the replicas as written"
     elif profile is not None and "metrics-server" not in profile.addons:
         why = (
@@ -154,17 +155,17 @@ def _elastic_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) -> I
 
 
 def _ray_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) -> Iterator[Finding]:
-    spec = obj.doc.get("spec") or {}
+    spec = mapping(obj.doc.get("spec"))
     ray_cluster = spec.get("rayClusterSpec") if obj.kind == "RayJob" else spec
     ray_cluster = ray_cluster if isinstance(ray_cluster, dict) else {}
     workers = sum(
         int(g.get("replicas", g.get("minReplicas", 0)) or 0)
-        for g in ray_cluster.get("workerGroupSpecs") or []
+        for g in mappings(ray_cluster.get("workerGroupSpecs"))
         if isinstance(g, dict)
     )
-    head = (((ray_cluster.get("headGroupSpec") or {}).get("template") or {}).get("spec") or {}).get(
-        "containers"
-    ) or [{}]
+    head = mapping(
+        mapping(mapping(ray_cluster.get("headGroupSpec")).get("template")).get("spec")
+    ).get("containers") or [{}]
     image = str(head[0].get("image", ""))
     traits = profiles.image_traits(cluster, image)
     if workers and (traits is None or not traits.ray):

@@ -40,6 +40,7 @@ from trainops.profiles import NodePool, Profile
 from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
 from trainops.rules import kueue_admission
+from trainops.shape import indexed_mappings, mapping, mappings, sequence
 
 ID = "schedulable"
 SEVERITY = Severity.ERROR
@@ -54,7 +55,7 @@ def _finding(rendered: Rendered, obj: K8sObject, message: str, path: str, hint: 
 
 def _flavors(cluster: Cluster) -> dict[str, dict]:
     return {
-        o.name: o.doc.get("spec") or {}
+        o.name: mapping(o.doc.get("spec"))
         for o in cluster.objects()
         if o.group == "kueue.x-k8s.io" and o.kind == "ResourceFlavor"
     }
@@ -62,10 +63,10 @@ def _flavors(cluster: Cluster) -> dict[str, dict]:
 
 def _flavor_pools(flavor: dict, profile: Profile, tolerated: bool) -> list[NodePool]:
     """The pools a flavor's nodeLabels select (with tolerated=True: whose taints it tolerates)."""
-    wanted = {k: str(v) for k, v in (flavor.get("nodeLabels") or {}).items()}
+    wanted = {k: str(v) for k, v in mapping(flavor.get("nodeLabels")).items()}
     pools = [p for p in profile.pools if all(p.labels.get(k) == v for k, v in wanted.items())]
     if tolerated:
-        fake = {"tolerations": flavor.get("tolerations") or []}
+        fake = {"tolerations": sequence(flavor.get("tolerations"))}
         pools = [p for p in pools if not profiles.untolerated(fake, p)]
     return pools
 
@@ -79,17 +80,17 @@ def _compatible(spec: dict, flavor: dict) -> bool:
     """Whether Kueue may assign the flavor: its nodeLabels agree with the pod's nodeSelector and
     required node affinity (each judged on the keys the flavor labels), and the pod tolerates its
     nodeTaints."""
-    labels = {k: str(v) for k, v in (flavor.get("nodeLabels") or {}).items()}
-    selector = spec.get("nodeSelector") or {}
+    labels = {k: str(v) for k, v in mapping(flavor.get("nodeLabels")).items()}
+    selector = mapping(spec.get("nodeSelector"))
     if any(str(selector[k]) != v for k, v in labels.items() if k in selector):
         return False
     terms = profiles.required_terms(spec)
     if terms and not any(profiles.term_holds(term, labels, keys=labels) for term in terms):
         return False
-    tolerations = spec.get("tolerations") or []
+    tolerations = sequence(spec.get("tolerations"))
     return all(
         profiles.tolerates(tolerations, taint)
-        for taint in flavor.get("nodeTaints") or []
+        for taint in mappings(flavor.get("nodeTaints"))
         if taint.get("effect") in ("NoSchedule", "NoExecute")
     )
 
@@ -97,11 +98,11 @@ def _compatible(spec: dict, flavor: dict) -> bool:
 def _admitted(spec: dict, flavors: list[dict]) -> dict:
     """The pod spec as Kueue starts it with these flavors assigned."""
     spec = dict(spec)
-    selector = dict(spec.get("nodeSelector") or {})
-    tolerations = list(spec.get("tolerations") or [])
+    selector = dict(mapping(spec.get("nodeSelector")))
+    tolerations = list(sequence(spec.get("tolerations")))
     for flavor in flavors:
-        selector.update({k: str(v) for k, v in (flavor.get("nodeLabels") or {}).items()})
-        tolerations += flavor.get("tolerations") or []
+        selector.update({k: str(v) for k, v in mapping(flavor.get("nodeLabels")).items()})
+        tolerations += sequence(flavor.get("tolerations"))
     spec["nodeSelector"], spec["tolerations"] = selector, tolerations
     return spec
 
@@ -114,25 +115,25 @@ def _assignments(
     if kueue_admission.framework(obj) is None:
         return None
     kueue = cluster.memo("kueue", kueue_admission._Kueue)
-    queue_name = ((obj.doc.get("metadata") or {}).get("labels") or {}).get(
+    queue_name = mapping(mapping(obj.doc.get("metadata")).get("labels")).get(
         kueue_admission.QUEUE_LABEL
     )
     local = kueue.local_queues.get((obj.namespace, queue_name))
     queue = kueue.cluster_queues.get(
-        ((local.doc.get("spec") or {}) if local else {}).get("clusterQueue")
+        (mapping(local.doc.get("spec")) if local else {}).get("clusterQueue")
     )
     if queue is None:
         return None
     defined = cluster.memo("schedulable-flavors", _flavors)
     choices = []
-    for group in (queue.doc.get("spec") or {}).get("resourceGroups") or []:
+    for group in mappings(mapping(queue.doc.get("spec")).get("resourceGroups")):
         wanted = {
-            n: v for n, v in requests.items() if v and n in (group.get("coveredResources") or [])
+            n: v for n, v in requests.items() if v and n in sequence(group.get("coveredResources"))
         }
         if not wanted:
             continue
         names = []
-        for entry in group.get("flavors") or []:
+        for entry in mappings(group.get("flavors")):
             name = entry.get("name")
             if name not in defined or not _compatible(spec, defined[name]):
                 continue
@@ -198,10 +199,10 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         return
     pools = ", ".join(p.describe() for p in profile.pools)
     for obj in rendered.objects:
-        spec = obj.doc.get("spec") or {}
+        spec = mapping(obj.doc.get("spec"))
         if obj.group == "kueue.x-k8s.io" and obj.kind == "ResourceFlavor":
             if not _flavor_pools(spec, profile, tolerated=False):
-                labels = ", ".join(f"{k}={v}" for k, v in (spec.get("nodeLabels") or {}).items())
+                labels = ", ".join(f"{k}={v}" for k, v in mapping(spec.get("nodeLabels")).items())
                 yield _finding(
                     rendered,
                     obj,
@@ -220,15 +221,17 @@ def _quota_findings(
     rendered: Rendered, obj: K8sObject, profile: Profile, cluster: Cluster
 ) -> Iterator[Finding]:
     defined = cluster.memo("schedulable-flavors", _flavors)
-    groups = (obj.doc.get("spec") or {}).get("resourceGroups") or []
-    for g, group in enumerate(groups):
-        for f, entry in enumerate(group.get("flavors") or []):
-            flavor = defined.get(entry.get("name"))
+    groups = mapping(obj.doc.get("spec")).get("resourceGroups")
+    for g, group in indexed_mappings(groups):
+        for f, entry in indexed_mappings(group.get("flavors")):
+            flavor = defined.get(str(entry.get("name")))
             if flavor is None:
                 continue
             pools = _flavor_pools(flavor, profile, tolerated=True)
-            for r, resource in enumerate(entry.get("resources") or []):
+            for r, resource in indexed_mappings(entry.get("resources")):
                 name = resource.get("name")
+                if not isinstance(name, str):
+                    continue
                 try:
                     nominal = quantity.parse(resource.get("nominalQuota", 0))
                 except ValueError:

@@ -32,6 +32,7 @@ from trainops.findings import Finding, Severity
 from trainops.objects import K8sObject
 from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
+from trainops.shape import mapping, mappings, sequence
 
 ID = "storage"
 SEVERITY = Severity.ERROR
@@ -44,8 +45,8 @@ def _finding(rendered: Rendered, obj: K8sObject, message: str, path: str, hint: 
 
 def _identity(spec: dict, container: dict, key: str) -> object:
     """A container's runAsUser/runAsGroup (its own, else the pod's); None: the image's default."""
-    own = (container.get("securityContext") or {}).get(key)
-    return own if own is not None else (spec.get("securityContext") or {}).get(key)
+    own = mapping(container.get("securityContext")).get(key)
+    return own if own is not None else mapping(spec.get("securityContext")).get(key)
 
 
 def _users_by_claim(cluster: Cluster) -> dict[tuple[str | None, str], dict[str, set[str]]]:
@@ -55,17 +56,17 @@ def _users_by_claim(cluster: Cluster) -> dict[tuple[str | None, str], dict[str, 
         for template in pod_templates(obj.doc):
             spec = template.spec
             claims = {
-                (v.get("persistentVolumeClaim") or {}).get("claimName")
-                for v in spec.get("volumes") or []
+                mapping(v.get("persistentVolumeClaim")).get("claimName")
+                for v in mappings(spec.get("volumes"))
                 if isinstance(v, dict) and v.get("persistentVolumeClaim")
             }
             who = f"{obj.kind} {obj.name}"
             for claim in claims - {None}:
                 users = found[(obj.namespace, str(claim))]
-                fs_group = (spec.get("securityContext") or {}).get("fsGroup")
+                fs_group = mapping(spec.get("securityContext")).get("fsGroup")
                 if fs_group is not None:
                     users["fsGroup"].add(f"{fs_group} ({who})")
-                for container in spec.get("containers") or []:
+                for container in mappings(spec.get("containers")):
                     uid = _identity(spec, container, "runAsUser")
                     gid = _identity(spec, container, "runAsGroup")
                     if uid is not None:
@@ -84,7 +85,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     for obj in rendered.objects:
         if obj.kind != "PersistentVolumeClaim" or obj.api_version != "v1":
             continue
-        spec = obj.doc.get("spec") or {}
+        spec = mapping(obj.doc.get("spec"))
         name = spec.get("storageClassName")
         existing = ", ".join(sorted(profile.storage_classes)) or "none"
         if name == "":
@@ -113,7 +114,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                     f"use one of: {existing}",
                 )
                 continue
-        wanted = set(spec.get("accessModes") or [])
+        wanted = set(sequence(spec.get("accessModes")))
         unsupported = sorted(wanted - storage_class.access_modes)
         if unsupported:
             able = sorted(
