@@ -14,8 +14,12 @@ import hashlib
 import os
 import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trainops.errors import CannotRun
+
+if TYPE_CHECKING:
+    from trainops.raw_files import RawFile
 
 GITHUB = "https://github.com/"
 _COPIED_FILES = ("HEAD", "config", "packed-refs")
@@ -119,6 +123,9 @@ def mirror_tags(mirror: Path, owner_repo: str) -> list[str] | None:
 
 class MirrorMiss(Exception):
     """The mirror cannot supply what a kustomization asks for; the message says what it lacks."""
+
+    folder: Path  # the kustomization folder that asks for it
+    raw: RawFile
 
 
 def mirror_file(mirror: Path, owner_repo: str, ref: str, path: str) -> bytes:

@@ -1,0 +1,116 @@
+"""Remote bases read from the cache: each repository fetched from the mirror once per commit.
+
+kustomize clones a remote base (`https://github.com/<owner>/<repo>.git//<path>?ref=<tag>`) into a
+temporary folder on every build, so a run that renders ten roots clones the same repository ten
+times. With a mirror, the tool resolves the ref to its commit, checks that commit out once into
+`<cache>/remotes/<owner>/<repo>/<commit>/` (a commit's tree never changes, so the folder is valid
+for good) and has kustomize read the base from there, as a local folder. Nothing then runs git
+during a build, which also lets the in-process kustomize render remote bases.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs
+
+from trainops import mirror
+from trainops.errors import CannotRun
+
+GIT_TIMEOUT_SECONDS = 120
+_COMPLETE = ".trainops-complete"
+_lock = threading.Lock()
+_commits: dict[tuple[Path, str, str], str | None] = {}
+
+
+@dataclass(frozen=True)
+class RemoteBase:
+    entry: str  # as written in the kustomization
+    repo_url: str  # what kustomize records as the origin's repo
+    owner_repo: str
+    path: str
+    ref: str
+
+
+def parse(entry: str) -> RemoteBase | None:
+    """A GitHub remote base pinned by `?ref=`, or None for anything else (left to kustomize)."""
+    scheme = "https://" if entry.startswith("https://") else ""
+    rest = entry.removeprefix(scheme)
+    if not rest.startswith("github.com/"):
+        return None
+    repo, separator, path_and_query = rest.partition("//")
+    if not separator:
+        return None
+    path, _, query = path_and_query.partition("?")
+    parameters = parse_qs(query)
+    refs = parameters.pop("ref", None) or parameters.pop("version", None)
+    if not refs or parameters or repo.count("/") != 2:
+        return None  # unpinned, or options (timeout, submodules) kustomize must see
+    owner_repo = repo.removeprefix("github.com/").removesuffix(".git")
+    return RemoteBase(entry, scheme + repo, owner_repo, path.strip("/"), refs[0])
+
+
+def _git(argv: list[str], **kwargs) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(
+            ["git", *argv], capture_output=True, check=False, timeout=GIT_TIMEOUT_SECONDS, **kwargs
+        )
+    except subprocess.TimeoutExpired:
+        raise CannotRun(f"git {argv[-1]} did not finish in {GIT_TIMEOUT_SECONDS} s") from None
+
+
+def commit_of(mirror_dir: Path, owner_repo: str, ref: str) -> str | None:
+    """The commit `ref` names in the mirror's `owner_repo`, or None when the mirror lacks it."""
+    key = (mirror_dir, owner_repo, ref)
+    with _lock:
+        if key in _commits:
+            return _commits[key]
+    repository = mirror.shadow_mirror(mirror_dir) / "github.com" / f"{owner_repo}.git"
+    commit = None
+    if repository.is_dir() and not ref.startswith("-"):
+        done = _git(
+            ["--git-dir", str(repository), "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
+            text=True,
+        )
+        commit = done.stdout.strip() if done.returncode == 0 else None
+    with _lock:
+        _commits[key] = commit
+    return commit
+
+
+def tree(mirror_dir: Path, owner_repo: str, commit: str) -> Path:
+    """The checked-out files of `owner_repo` at `commit`, checked out on first use."""
+    target = mirror.cache_root() / "remotes" / owner_repo / commit
+    if (target / _COMPLETE).is_file():
+        return target
+    repository = mirror.shadow_mirror(mirror_dir) / "github.com" / f"{owner_repo}.git"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=f".{commit[:12]}-", dir=target.parent))
+    try:
+        env = {**os.environ, "GIT_INDEX_FILE": str(scratch / ".index")}
+        work = scratch / "tree"
+        work.mkdir()
+        for argv in (["read-tree", commit], ["checkout-index", "--all", "--force"]):
+            done = _git(
+                ["--git-dir", str(repository), "--work-tree", str(work), *argv], env=env, text=True
+            )
+            if done.returncode != 0:
+                raise CannotRun(
+                    f"cannot check out {owner_repo} at {commit} from the mirror: {done.stderr.strip()}"
+                )
+        (work / _COMPLETE).write_text(commit + "\n")
+        if target.exists():
+            shutil.rmtree(target)  # an incomplete checkout left by an interrupted run
+        try:
+            os.rename(work, target)
+        except OSError:
+            if not (target / _COMPLETE).is_file():  # another process won the race: use its copy
+                raise
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return target
