@@ -9,12 +9,15 @@ the mirror), and the executable renders the rest.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
 import subprocess
+import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -113,7 +116,7 @@ class InProcessKustomize:
 
     library: str
     fallback: Kustomize | None = None  # renders what still needs git
-    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+    _turns: _Turns = field(default_factory=lambda: _Turns(), compare=False, repr=False)
 
     name = "pykustomize"
 
@@ -122,8 +125,6 @@ class InProcessKustomize:
         return self.library
 
     def build(self, directory: Path, env: dict[str, str]) -> Built:
-        from pykustomize import _ffi
-
         options = json.dumps(
             {
                 "load_restrictions": 0,  # root only, as kustomize's own default
@@ -134,22 +135,86 @@ class InProcessKustomize:
                 "helm_command": "",
             }
         ).encode()
-        # The library keeps its last error in one global: builds take turns.
-        with self._lock:
+        # Builds run side by side. The library keeps its last error in one global, so a build
+        # that fails runs again alone, for its own message. It prints deprecation warnings to
+        # the process's stderr, which is caught while any build runs, as a process's would be.
+        code, text = self._call(directory, options, alone=False)
+        if code == 0:
+            return Built(0, text, "")
+        code, text = self._call(directory, options, alone=True)
+        return Built(code, "" if code else text, f"Error: {text}" if code else "")
+
+    def _call(self, directory: Path, options: bytes, alone: bool) -> tuple[int, str]:
+        from pykustomize import _ffi
+
+        with self._turns.take(alone), _stderr_caught():
             result = _ffi.ffi.new("char**")
             code = _ffi.get_library().pykustomize_build(
                 _ffi.ffi.new("char[]", str(directory).encode()),
                 _ffi.ffi.new("char[]", options),
                 result,
             )
-            if code != 0:
-                error = _ffi.get_library().pykustomize_last_error()
-                message = _ffi.ffi.string(error).decode() if error != _ffi.ffi.NULL else "unknown"
-                return Built(code, "", f"Error: {message.removeprefix('kustomize build failed: ')}")
-            return Built(0, _ffi.string_from_c(result[0]), "")
+            if code == 0:
+                return 0, _ffi.string_from_c(result[0])
+            if not alone:
+                return code, ""
+            error = _ffi.get_library().pykustomize_last_error()
+            message = _ffi.ffi.string(error).decode() if error != _ffi.ffi.NULL else "unknown"
+            return code, message.removeprefix("kustomize build failed: ")
 
     def version(self) -> str:
         return _library_version(self.library)
+
+
+class _Turns:
+    """Builds share the library; one that must read the library's last error runs alone."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._running = 0
+        self._alone = False
+
+    @contextlib.contextmanager
+    def take(self, alone: bool) -> Iterator[None]:
+        with self._changed:
+            self._changed.wait_for(lambda: not self._alone and (not alone or self._running == 0))
+            self._running += 1
+            self._alone = alone
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._running -= 1
+                self._alone = False
+                self._changed.notify_all()
+
+
+_stderr_lock = threading.Lock()
+_stderr_users = 0
+_stderr_saved: int | None = None
+
+
+@contextlib.contextmanager
+def _stderr_caught() -> Iterator[None]:
+    """File descriptor 2 goes to nowhere while at least one in-process build runs."""
+    global _stderr_users, _stderr_saved
+    with _stderr_lock:
+        if _stderr_users == 0:
+            sys.stderr.flush()
+            _stderr_saved = os.dup(2)
+            sink = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(sink, 2)
+            os.close(sink)
+        _stderr_users += 1
+    try:
+        yield
+    finally:
+        with _stderr_lock:
+            _stderr_users -= 1
+            if _stderr_users == 0 and _stderr_saved is not None:
+                os.dup2(_stderr_saved, 2)
+                os.close(_stderr_saved)
+                _stderr_saved = None
 
 
 @cache
