@@ -250,3 +250,23 @@ def test_fix_pins_and_schemas_stop_on_a_root_that_does_not_render(tmp_path):
     for command in (["fix", "k"], ["pins", "k"], ["schemas", "--out", str(tmp_path / "out")]):
         done = run_trainops(*command, cwd=tmp_path)
         assert_one_line_error(done, "k/kustomization.yaml:2: 'gone.yaml' does not exist")
+
+
+def _broken_pykustomize(tmp_path: Path) -> dict[str, str]:
+    """An environment in which `import pykustomize` fails, as where its library cannot load."""
+    package = tmp_path / "shadowing" / "pykustomize"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("raise OSError('cannot load libpykustomize.so')\n")
+    return {"PYTHONPATH": str(package.parent)}
+
+
+def test_without_a_loadable_pykustomize_kubectl_renders(tmp_path):
+    done = run_trainops("version", env=_broken_pykustomize(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "(kubectl kustomize: " in done.stdout or "(kustomize: " in done.stdout
+
+
+def test_asking_for_pykustomize_where_it_does_not_load_is_one_line(tmp_path):
+    env = {**_broken_pykustomize(tmp_path), "TRAINOPS_KUSTOMIZE": "pykustomize"}
+    done = run_trainops("version", env=env)
+    assert_one_line_error(done, "TRAINOPS_KUSTOMIZE=pykustomize", "does not load")

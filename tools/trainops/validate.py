@@ -316,6 +316,7 @@ def _settle(
                 )
     for entry, ignore in path_ignores:
         if not ignore.used and entry.rule in ran:
+            assert config is not None  # path ignores come from the config
             kept.append(
                 Finding(
                     "ignore",
