@@ -85,13 +85,15 @@ class Renderer:
         if kustomization.kustomization_file(directory) is None:
             raise RenderFailure(directory, None, "no kustomization.yaml in this folder")
         key = render_cache.key(self, directory, origins) if self.use_cache else None
-        if key is not None:
+        if key is None:
+            text, found = self._run(directory, env, origins)
+            return Output(text, found, cached=False)
+        with render_cache.claimed(key):
             hit = render_cache.load(key)
             if hit is not None:
                 text, wrapper, paths = hit
                 return Output(text, Origins(wrapper, paths), cached=True)
-        text, found = self._run(directory, env, origins)
-        if key is not None:
+            text, found = self._run(directory, env, origins)
             render_cache.store(key, text, found.wrapper, found.paths)
         return Output(text, found, cached=False)
 

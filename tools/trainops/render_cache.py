@@ -9,11 +9,12 @@ mirror cannot pin to a commit (no mirror, an unknown ref, a non-GitHub URL) is n
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from trainops import cache, kustomization, raw_files, remote_bases
 from trainops.errors import CannotRun
@@ -90,6 +91,34 @@ def key(renderer: Renderer, directory: Path, origins: bool) -> str | None:
     return cache.key_of(
         FOLDER, backend.name, version, str(origins), str(directory.resolve()), *read
     )
+
+
+_STRIPES = 256
+
+
+class claimed:  # noqa: N801 - used as a function: `with claimed(key):`
+    """Held while a root is looked up and rendered: processes that want the same render (test
+    workers, two hooks at once) wait for the first and read its entry instead of rendering too.
+    Locks are striped over a fixed set of files, so they never pile up. (A class, not a
+    generator: the frozen RenderFailure must pass through untouched.)"""
+
+    def __init__(self, entry_key: str) -> None:
+        self.path = cache.folder(FOLDER) / "locks" / f"{int(entry_key[:8], 16) % _STRIPES:03d}.lock"
+        self.handle: BinaryIO | None = None
+
+    def __enter__(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.handle = open(self.path, "a+b")  # noqa: SIM115 - closed in __exit__
+        except OSError:
+            return  # no lock without a writable cache: render anyway
+        fcntl.flock(self.handle, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.handle is not None:
+            fcntl.flock(self.handle, fcntl.LOCK_UN)
+            self.handle.close()
+            self.handle = None
 
 
 def load(entry_key: str) -> tuple[str, str, raw_files.PathMap] | None:
