@@ -99,7 +99,9 @@ def _copy_repository(target: Path) -> Path:
 def _before(scratch: Path) -> Path | None:
     """The tool's sources at BEFORE, to run with PYTHONPATH; None outside a git checkout."""
     archive = subprocess.run(
-        ["git", "-C", str(REPO), "archive", BEFORE, "tools"], capture_output=True, check=False
+        ["git", "-C", str(REPO), "archive", BEFORE, "tools", "schemas"],
+        capture_output=True,
+        check=False,
     )
     if archive.returncode != 0:
         return None
