@@ -214,3 +214,17 @@ def test_the_summary_says_how_many_renders_came_from_the_cache(tmp_path, two_roo
     assert "0 of 2 render(s) from the cache" in first.stdout, first.stdout + first.stderr
     second = run_trainops("validate", *roots, env=env, cwd=tmp_path)
     assert "2 of 2 render(s) from the cache" in second.stdout
+
+
+def test_a_changed_checkout_of_a_remote_base_is_checked_out_again(mirror, private_cache):
+    commit = remote_bases.commit_of(mirror, "kubernetes-sigs/jobset", "v0.12.0")
+    assert commit is not None
+    checkout = remote_bases.tree(mirror, "kubernetes-sigs/jobset", commit)
+    kustomization = checkout / "config" / "default" / "kustomization.yaml"
+    original = kustomization.read_text()
+    kustomization.write_text(original + "namePrefix: forged-\n")
+    (checkout / "config" / "planted.yaml").write_text("kind: Forged\n")
+    remote_bases._verified.clear()  # a new run verifies again
+    assert remote_bases.tree(mirror, "kubernetes-sigs/jobset", commit) == checkout
+    assert kustomization.read_text() == original
+    assert not (checkout / "config" / "planted.yaml").exists()

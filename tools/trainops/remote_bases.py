@@ -10,6 +10,7 @@ during a build, which also lets the in-process kustomize render remote bases.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -24,8 +25,10 @@ from trainops.errors import CannotRun
 
 GIT_TIMEOUT_SECONDS = 120
 _COMPLETE = ".trainops-complete"
+_INDEX = ".trainops-index"
 _lock = threading.Lock()
 _commits: dict[tuple[Path, str, str], str | None] = {}
+_verified: set[Path] = set()
 
 
 @dataclass(frozen=True)
@@ -84,17 +87,23 @@ def commit_of(mirror_dir: Path, owner_repo: str, ref: str) -> str | None:
 
 
 def tree(mirror_dir: Path, owner_repo: str, commit: str) -> Path:
-    """The checked-out files of `owner_repo` at `commit`, checked out on first use."""
+    """The checked-out files of `owner_repo` at `commit`, checked out on first use and verified
+    against the commit (git compares them with the index kept beside them) once per run."""
     target = mirror.cache_root() / "remotes" / owner_repo / commit
-    if (target / _COMPLETE).is_file():
-        return target
     repository = mirror.shadow_mirror(mirror_dir) / "github.com" / f"{owner_repo}.git"
+    with _lock:
+        if target in _verified:
+            return target
+    if (target / _COMPLETE).is_file() and _unchanged(repository, target):
+        with _lock:
+            _verified.add(target)
+        return target
     target.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=f".{commit[:12]}-", dir=target.parent))
     try:
-        env = {**os.environ, "GIT_INDEX_FILE": str(scratch / ".index")}
         work = scratch / "tree"
         work.mkdir()
+        env = {**os.environ, "GIT_INDEX_FILE": str(work / _INDEX)}
         for argv in (["read-tree", commit], ["checkout-index", "--all", "--force"]):
             done = _git(
                 ["--git-dir", str(repository), "--work-tree", str(work), *argv], env=env, text=True
@@ -104,8 +113,9 @@ def tree(mirror_dir: Path, owner_repo: str, commit: str) -> Path:
                     f"cannot check out {owner_repo} at {commit} from the mirror: {done.stderr.strip()}"
                 )
         (work / _COMPLETE).write_text(commit + "\n")
-        if target.exists():
-            shutil.rmtree(target)  # an incomplete checkout left by an interrupted run
+        if target.exists():  # incomplete, or changed since it was checked out: set aside
+            with contextlib.suppress(OSError):
+                os.rename(target, scratch / "stale")
         try:
             os.rename(work, target)
         except OSError:
@@ -113,4 +123,20 @@ def tree(mirror_dir: Path, owner_repo: str, commit: str) -> Path:
                 raise
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+    with _lock:
+        _verified.add(target)
     return target
+
+
+def _unchanged(repository: Path, target: Path) -> bool:
+    """No file of the checkout was changed, removed or added since it was checked out."""
+    env = {**os.environ, "GIT_INDEX_FILE": str(target / _INDEX)}
+    base = ["--git-dir", str(repository), "--work-tree", str(target)]
+    if _git([*base, "diff-files", "--quiet"], env=env).returncode != 0:
+        return False
+    added = _git(
+        [*base, "ls-files", "--others", f"--exclude={_COMPLETE}", f"--exclude={_INDEX}"],
+        env=env,
+        text=True,
+    )
+    return added.returncode == 0 and not added.stdout.strip()
