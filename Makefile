@@ -11,6 +11,11 @@ STAMP := $(VENV)/.installed
 
 TEST_STAMP := $(VENV)/.installed-test
 
+# kustomize in process (its wheel bundles kustomize's Go library, the 5.8 line the pinned Argo CD
+# and Flux build with). The wheel declares Python >= 3.14 but loads on 3.11, hence
+# --ignore-requires-python; where it cannot install, trainops falls back to kubectl/kustomize.
+PYKUSTOMIZE := pykustomize==0.1.4
+
 .PHONY: validate test lint bench lock clean
 
 validate: $(STAMP)
@@ -37,6 +42,8 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
 	$(BIN)/python -m pip install --quiet --constraint constraints.txt --editable .
+	$(BIN)/python -m pip install --quiet --constraint constraints.txt --ignore-requires-python "$(PYKUSTOMIZE)" \
+		|| echo "pykustomize was not installed: trainops renders with kubectl or kustomize"
 	touch $@
 
 $(TEST_STAMP): $(STAMP)
@@ -51,8 +58,9 @@ lock:
 	rm -rf $(VENV)-lock
 	$(PYTHON) -m venv $(VENV)-lock
 	$(VENV)-lock/bin/python -m pip install --quiet '.[test]'
+	$(VENV)-lock/bin/python -m pip install --quiet --ignore-requires-python "$(PYKUSTOMIZE)"
 	# A local build label (torch's +cpu) would pin one wheel file; the plain version matches it.
-	$(VENV)-lock/bin/python -m pip freeze --exclude trainops | sed 's/+[a-z0-9.]*$$//' > constraints.txt
+	$(VENV)-lock/bin/python -m pip freeze --exclude trainops --exclude pykustomize | sed 's/+[a-z0-9.]*$$//' > constraints.txt
 	rm -rf $(VENV)-lock
 
 clean:

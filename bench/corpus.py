@@ -10,60 +10,183 @@ import yaml
 KINDS_PER_APP = 10  # Deployment, Service, ConfigMap, Job, CronJob, StatefulSet, Role, RoleBinding, PVC, NetworkPolicy
 
 
-def _pod(name: str, rng: random.Random) -> dict:
+def _container(name: str, role: str, rng: random.Random) -> dict:
+    """A container as real charts write them: probes, env from every source, mounts, hooks."""
     return {
-        "metadata": {"labels": {"app": name, "tier": rng.choice(["web", "worker", "batch"])}},
+        "name": role,
+        "image": f"registry.example.com/team/{name}-{role}:{rng.randint(1, 9)}.{rng.randint(0, 20)}.0",
+        "imagePullPolicy": "IfNotPresent",
+        "command": ["/app/bin/server"],
+        "args": [
+            "--port=8080",
+            f"--log-level={rng.choice(['info', 'debug'])}",
+            "--config=/etc/app/config.yaml",
+        ],
+        "ports": [
+            {"name": "http", "containerPort": 8080, "protocol": "TCP"},
+            {"name": "metrics", "containerPort": 9090, "protocol": "TCP"},
+        ],
+        "env": [{"name": f"SETTING_{k}", "value": f"value-{k}"} for k in range(rng.randint(4, 10))]
+        + [
+            {"name": "POD_NAME", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
+            {"name": "POD_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}},
+            {
+                "name": "MEMORY_LIMIT",
+                "valueFrom": {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1Mi"}},
+            },
+            {
+                "name": "DATABASE_PASSWORD",
+                "valueFrom": {"secretKeyRef": {"name": f"{name}-db", "key": "password"}},
+            },
+            {
+                "name": "FEATURE_FLAGS",
+                "valueFrom": {"configMapKeyRef": {"name": name, "key": "key-0", "optional": True}},
+            },
+        ],
+        "envFrom": [{"configMapRef": {"name": name}}, {"secretRef": {"name": f"{name}-env"}}],
+        "resources": {
+            "requests": {"cpu": "100m", "memory": "128Mi", "ephemeral-storage": "1Gi"},
+            "limits": {"cpu": "500m", "memory": "256Mi", "ephemeral-storage": "2Gi"},
+        },
+        "startupProbe": {
+            "httpGet": {"path": "/started", "port": "http"},
+            "failureThreshold": 30,
+            "periodSeconds": 2,
+        },
+        "readinessProbe": {
+            "httpGet": {"path": "/ready", "port": "http", "scheme": "HTTP"},
+            "periodSeconds": 10,
+            "timeoutSeconds": 2,
+            "successThreshold": 1,
+            "failureThreshold": 3,
+        },
+        "livenessProbe": {
+            "httpGet": {
+                "path": "/live",
+                "port": "http",
+                "httpHeaders": [{"name": "X-Probe", "value": "liveness"}],
+            },
+            "initialDelaySeconds": 10,
+            "periodSeconds": 20,
+            "timeoutSeconds": 3,
+        },
+        "lifecycle": {"preStop": {"exec": {"command": ["/bin/sh", "-c", "sleep 5"]}}},
+        "securityContext": {
+            "allowPrivilegeEscalation": False,
+            "readOnlyRootFilesystem": True,
+            "runAsNonRoot": True,
+            "capabilities": {"drop": ["ALL"]},
+        },
+        "volumeMounts": [
+            {"name": "config", "mountPath": "/etc/app", "readOnly": True},
+            {"name": "secrets", "mountPath": "/etc/secrets", "readOnly": True},
+            {"name": "podinfo", "mountPath": "/etc/podinfo", "readOnly": True},
+            {"name": "tmp", "mountPath": "/tmp"},
+            {"name": "cache", "mountPath": "/var/cache/app", "subPath": role},
+        ],
+    }
+
+
+def _pod(name: str, rng: random.Random) -> dict:
+    tier = rng.choice(["web", "worker", "batch"])
+    main = _container(name, "main", rng)
+    sidecar = {
+        "name": "metrics",
+        "image": "registry.example.com/platform/exporter:2.1.0",
+        "ports": [{"name": "exporter", "containerPort": 9100, "protocol": "TCP"}],
+        "resources": {"requests": {"cpu": "10m", "memory": "32Mi"}, "limits": {"memory": "64Mi"}},
+        "readinessProbe": {"httpGet": {"path": "/metrics", "port": "exporter"}},
+        "securityContext": main["securityContext"],
+    }
+    init = {
+        "name": "migrate",
+        "image": main["image"],
+        "command": ["/app/bin/migrate", "--wait-for-database"],
+        "env": main["env"][-3:],
+        "resources": main["resources"],
+        "securityContext": main["securityContext"],
+        "volumeMounts": main["volumeMounts"][:2],
+    }
+    return {
+        "metadata": {
+            "labels": {"app": name, "tier": tier, "app.kubernetes.io/version": "1.0.0"},
+            "annotations": {
+                "prometheus.io/scrape": "true",
+                "prometheus.io/port": "9090",
+                "checksum/config": f"{rng.getrandbits(128):032x}",
+            },
+        },
         "spec": {
             "serviceAccountName": name,
             "automountServiceAccountToken": False,
+            "priorityClassName": "standard",
+            "terminationGracePeriodSeconds": 30,
             "securityContext": {
                 "runAsNonRoot": True,
                 "runAsUser": 10001,
+                "runAsGroup": 10001,
+                "fsGroup": 10001,
                 "seccompProfile": {"type": "RuntimeDefault"},
             },
-            "containers": [
-                {
-                    "name": "main",
-                    "image": f"registry.example.com/team/{name}:{rng.randint(1, 9)}.{rng.randint(0, 20)}.0",
-                    "imagePullPolicy": "IfNotPresent",
-                    "args": ["--port=8080", f"--log-level={rng.choice(['info', 'debug'])}"],
-                    "ports": [{"name": "http", "containerPort": 8080, "protocol": "TCP"}],
-                    "env": [
-                        {"name": f"SETTING_{k}", "value": f"value-{k}"}
-                        for k in range(rng.randint(2, 6))
-                    ]
-                    + [
+            "affinity": {
+                "nodeAffinity": {
+                    "requiredDuringSchedulingIgnoredDuringExecution": {
+                        "nodeSelectorTerms": [
+                            {
+                                "matchExpressions": [
+                                    {
+                                        "key": "kubernetes.io/arch",
+                                        "operator": "In",
+                                        "values": ["amd64", "arm64"],
+                                    },
+                                    {"key": "node-pool", "operator": "In", "values": [tier]},
+                                ]
+                            }
+                        ]
+                    }
+                },
+                "podAntiAffinity": {
+                    "preferredDuringSchedulingIgnoredDuringExecution": [
                         {
-                            "name": "POD_NAME",
-                            "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}},
+                            "weight": 100,
+                            "podAffinityTerm": {
+                                "labelSelector": {"matchLabels": {"app": name}},
+                                "topologyKey": "kubernetes.io/hostname",
+                            },
                         }
-                    ],
-                    "resources": {
-                        "requests": {"cpu": "100m", "memory": "128Mi"},
-                        "limits": {"cpu": "500m", "memory": "256Mi"},
-                    },
-                    "readinessProbe": {
-                        "httpGet": {"path": "/ready", "port": "http"},
-                        "periodSeconds": 10,
-                    },
-                    "livenessProbe": {
-                        "httpGet": {"path": "/live", "port": "http"},
-                        "initialDelaySeconds": 10,
-                    },
-                    "securityContext": {
-                        "allowPrivilegeEscalation": False,
-                        "readOnlyRootFilesystem": True,
-                        "capabilities": {"drop": ["ALL"]},
-                    },
-                    "volumeMounts": [
-                        {"name": "config", "mountPath": "/etc/app"},
-                        {"name": "tmp", "mountPath": "/tmp"},
-                    ],
+                    ]
+                },
+            },
+            "topologySpreadConstraints": [
+                {
+                    "maxSkew": 1,
+                    "topologyKey": "topology.kubernetes.io/zone",
+                    "whenUnsatisfiable": "ScheduleAnyway",
+                    "labelSelector": {"matchLabels": {"app": name}},
                 }
             ],
+            "tolerations": [
+                {"key": "dedicated", "operator": "Equal", "value": tier, "effect": "NoSchedule"}
+            ],
+            "initContainers": [init],
+            "containers": [main, sidecar],
             "volumes": [
-                {"name": "config", "configMap": {"name": name}},
-                {"name": "tmp", "emptyDir": {}},
+                {"name": "config", "configMap": {"name": name, "defaultMode": 420}},
+                {"name": "secrets", "secret": {"secretName": f"{name}-tls", "defaultMode": 288}},
+                {
+                    "name": "podinfo",
+                    "downwardAPI": {
+                        "items": [
+                            {"path": "labels", "fieldRef": {"fieldPath": "metadata.labels"}},
+                            {
+                                "path": "annotations",
+                                "fieldRef": {"fieldPath": "metadata.annotations"},
+                            },
+                        ]
+                    },
+                },
+                {"name": "tmp", "emptyDir": {"sizeLimit": "1Gi"}},
+                {"name": "cache", "emptyDir": {"medium": "Memory", "sizeLimit": "256Mi"}},
             ],
         },
     }
@@ -182,6 +305,13 @@ def app(index: int, rng: random.Random) -> list[dict]:
     ]
 
 
+class _NoAliases(yaml.SafeDumper):
+    """Write shared parts out in full, as manifests do, rather than as YAML anchors."""
+
+    def ignore_aliases(self, data: object) -> bool:
+        return True
+
+
 def write_corpus(folder: Path, resources: int = 10_000, files: int = 200, seed: int = 7) -> int:
     """Write `resources` objects across `files` multi-document files; returns the count written."""
     rng = random.Random(seed)
@@ -191,6 +321,6 @@ def write_corpus(folder: Path, resources: int = 10_000, files: int = 200, seed: 
     for number in range(files):
         chunk = docs[number * per_file : (number + 1) * per_file]
         (folder / f"manifests-{number:03d}.yaml").write_text(
-            yaml.safe_dump_all(chunk, sort_keys=False)
+            yaml.dump_all(chunk, Dumper=_NoAliases, sort_keys=False)
         )
     return len(docs)

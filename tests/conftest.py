@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from helpers import MIRROR
+from helpers import MIRROR, REPO
 from trainops.kustomize import find_kustomize
 from trainops.render import Renderer
+
+TEST_CACHE = REPO / ".cache" / "trainops-tests"
 
 
 @pytest.fixture(scope="session")
@@ -22,9 +24,11 @@ def mirror() -> Path:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
-    # Tests never write the user's cache.
-    os.environ["TRAINOPS_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+def _private_cache() -> None:
+    # Tests never write the user's cache. They share one of their own, across test processes and
+    # runs: its entries are keyed by content, so a render is reused only when nothing it reads
+    # changed. Tests of the cache itself point TRAINOPS_CACHE_DIR at a fresh folder.
+    os.environ["TRAINOPS_CACHE_DIR"] = str(TEST_CACHE)
 
 
 @pytest.fixture(scope="session")

@@ -6,8 +6,12 @@ import os
 import shutil
 from pathlib import Path
 
-from helpers import load_docs, run_trainops, write_tree
+import pytest
 
+from helpers import load_docs, run_trainops, write_tree
+from trainops.kustomize import in_process
+
+CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"
 REMOTE_KUEUE = "https://github.com/kubernetes-sigs/kueue.git//config/default?ref={ref}"
 
 
@@ -119,8 +123,50 @@ def _path_without_kubectl(tmp_path: Path) -> str:
 
 
 def test_no_kubectl_or_kustomize_on_path(tmp_path):
-    done = run_trainops("build", "operators/kueue", env={"PATH": _path_without_kubectl(tmp_path)})
+    done = run_trainops(
+        "build",
+        "operators/kueue",
+        env={"PATH": _path_without_kubectl(tmp_path), "TRAINOPS_KUSTOMIZE": "process"},
+    )
     assert_one_line_error(done, "neither kustomize nor kubectl is on PATH")
+
+
+needs_pykustomize = pytest.mark.skipif(
+    in_process() is None, reason="pykustomize is not installed (make test installs it)"
+)
+
+
+@needs_pykustomize
+def test_in_process_kustomize_needs_no_executable(tmp_path, mirror):
+    # Remote bases are checked out of the mirror into the cache and read from there: no kubectl.
+    cache = {"TRAINOPS_CACHE_DIR": str(tmp_path / "cache")}
+    done = run_trainops(
+        "build", "operators/kueue", env={"PATH": _path_without_kubectl(tmp_path), **cache}
+    )
+    assert done.returncode == 0, done.stderr
+    with_kubectl = run_trainops(
+        "build", "operators/kueue", env={"TRAINOPS_KUSTOMIZE": "kubectl", **cache}
+    )
+    assert with_kubectl.returncode == 0, with_kubectl.stderr
+    assert load_docs(done.stdout) == load_docs(with_kubectl.stdout)
+
+
+@needs_pykustomize
+def test_version_names_the_in_process_backend_and_the_controllers_kustomize():
+    done = run_trainops("version")
+    assert done.returncode == 0, done.stderr
+    assert "(pykustomize: " in done.stdout
+    assert "kustomize v5.8." in done.stdout
+    assert "Argo CD v3.5.1 builds with kustomize 5.8.1" in done.stdout
+    assert "Flux kustomize-controller v1.9.4 builds with kustomize 5.8.1" in done.stdout
+
+
+def test_a_kustomize_of_another_line_than_the_controllers_is_warned_about(tmp_path):
+    write_tree(tmp_path, {"k/kustomization.yaml": "resources: [cm.yaml]\n", "k/cm.yaml": CM})
+    done = run_trainops("validate", str(tmp_path / "k"), env={"TRAINOPS_KUSTOMIZE": "kubectl"})
+    assert done.returncode == 0, done.stderr
+    assert "warning: rendering with kustomize v5.5.0 (kubectl kustomize)" in done.stderr
+    assert "Argo CD v3.5.1 builds with kustomize 5.8.1" in done.stderr
 
 
 def test_version_names_the_kustomize_in_use():
@@ -204,3 +250,23 @@ def test_fix_pins_and_schemas_stop_on_a_root_that_does_not_render(tmp_path):
     for command in (["fix", "k"], ["pins", "k"], ["schemas", "--out", str(tmp_path / "out")]):
         done = run_trainops(*command, cwd=tmp_path)
         assert_one_line_error(done, "k/kustomization.yaml:2: 'gone.yaml' does not exist")
+
+
+def _broken_pykustomize(tmp_path: Path) -> dict[str, str]:
+    """An environment in which `import pykustomize` fails, as where its library cannot load."""
+    package = tmp_path / "shadowing" / "pykustomize"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("raise OSError('cannot load libpykustomize.so')\n")
+    return {"PYTHONPATH": str(package.parent)}
+
+
+def test_without_a_loadable_pykustomize_kubectl_renders(tmp_path):
+    done = run_trainops("version", env=_broken_pykustomize(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "(kubectl kustomize: " in done.stdout or "(kustomize: " in done.stdout
+
+
+def test_asking_for_pykustomize_where_it_does_not_load_is_one_line(tmp_path):
+    env = {**_broken_pykustomize(tmp_path), "TRAINOPS_KUSTOMIZE": "pykustomize"}
+    done = run_trainops("version", env=env)
+    assert_one_line_error(done, "TRAINOPS_KUSTOMIZE=pykustomize", "does not load")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 from pathlib import Path
@@ -132,12 +133,24 @@ def test_a_corrupt_cache_entry_is_rebuilt_and_said(mirror, tmp_path):
     )
     env = {"TRAINOPS_CACHE_DIR": str(cache)}
     assert run_trainops("validate", "manifests", cwd=tmp_path, env=env).returncode == 0
-    [entry] = list((cache / "schemas").glob("crd-*.json"))
-    entry.write_text("{not json")
+    [entry] = list((cache / "schemas-v2").glob("*.entry"))
+    digest, _, payload = entry.read_bytes().partition(b"\n")
+
+    # Torn or tampered: the hash no longer matches.
+    entry.write_bytes(digest + b"\n" + payload.replace(b"JobSet", b"JobSex"))
+    done = run_trainops("validate", "-v", "manifests", cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    assert f"note: cache entry {entry} failed its hash check" in done.stderr
+    assert json.loads(entry.read_bytes().partition(b"\n")[2])["kind"] == "JobSet"
+
+    # Hashed right but not a converted CRD: not trusted either.
+    wrong = json.dumps({"group": 1}).encode()
+    entry.write_bytes(hashlib.sha256(wrong).hexdigest().encode() + b"\n" + wrong)
     done = run_trainops("validate", "-v", "manifests", cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
     assert f"note: cache entry {entry} is unreadable" in done.stderr
-    assert json.loads(entry.read_text())["kind"] == "JobSet"
+    assert "Traceback" not in done.stderr
+    assert json.loads(entry.read_bytes().partition(b"\n")[2])["kind"] == "JobSet"
 
 
 def _relative(start: Path, target: Path) -> str:

@@ -1,19 +1,61 @@
-"""Find and run the real kustomize: a standalone `kustomize`, or the one built into `kubectl`."""
+"""Find and run the real kustomize: in process (the pykustomize wheel bundles kustomize's Go
+library), else a standalone `kustomize`, else the one built into `kubectl`.
+
+The in-process library renders without starting a process per root. Go reads the process
+environment once, when the library loads, so it cannot be handed a per-build environment: it
+renders only trees with no remote left to fetch (the renderer first checks remote bases out of
+the mirror), and the executable renders the rest.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import shutil
-import subprocess
-from dataclasses import dataclass
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
+from trainops import processes
 from trainops.errors import CannotRun
+
+RENDER_TIMEOUT_ENV = "TRAINOPS_RENDER_TIMEOUT"
+DEFAULT_RENDER_TIMEOUT = 300
+BACKEND_ENV = "TRAINOPS_KUSTOMIZE"
+
+# What the repository's pinned GitOps controllers build with, read in their sources at the pins:
+# Argo CD v3.5.1 installs kustomize 5.8.1 in its image (hack/tool-versions.sh, KUSTOMIZE_VERSION),
+# Flux kustomize-controller v1.9.4 links sigs.k8s.io/kustomize/api v0.21.1, i.e. kustomize 5.8.1
+# (go.mod, "Pin kustomize to v5.8.1").
+CONTROLLER_KUSTOMIZE = {
+    "Argo CD v3.5.1": "5.8.1",
+    "Flux kustomize-controller v1.9.4": "5.8.1",
+}
+
+
+def render_timeout() -> int:
+    configured = os.environ.get(RENDER_TIMEOUT_ENV, "")
+    return (
+        int(configured) if configured.isdigit() and int(configured) > 0 else DEFAULT_RENDER_TIMEOUT
+    )
+
+
+@dataclass(frozen=True)
+class Built:
+    returncode: int
+    stdout: str
+    stderr: str
 
 
 @dataclass(frozen=True)
 class Kustomize:
+    """kustomize run as a process: `kustomize build DIR` or `kubectl kustomize DIR`."""
+
     executable: str
     standalone: bool
 
@@ -26,34 +68,229 @@ class Kustomize:
         verb = ["build"] if self.standalone else ["kustomize"]
         return [self.executable, *verb, str(directory)]
 
+    def build(self, directory: Path, env: dict[str, str]) -> Built:
+        timeout = render_timeout()
+        try:
+            done = processes.run(self.build_command(directory), env=env, timeout=timeout)
+        except CannotRun:
+            return Built(-1, "", f"error: {self.name} did not finish in {timeout} s")
+        return Built(done.returncode, done.stdout, done.stderr)
+
     def version(self) -> str:
-        if self.standalone:
-            out = self._run([self.executable, "version"]).strip()
-            return out.removeprefix("{Version:kustomize/").split(" ")[0]
-        out = self._run([self.executable, "version", "--client", "--output=json"])
-        return json.loads(out).get("kustomizeVersion", "unknown")
-
-    def _run(self, argv: list[str]) -> str:
-        done = subprocess.run(argv, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-            raise CannotRun(f"{' '.join(argv)} failed: {last}")
-        return done.stdout
+        return _executable_version(self.executable, self.standalone)
 
 
-def find_kustomize() -> Kustomize:
-    """TRAINOPS_KUSTOMIZE if set, else `kustomize` on PATH, else `kubectl` on PATH."""
-    chosen = os.environ.get("TRAINOPS_KUSTOMIZE")
-    if chosen:
-        found = shutil.which(chosen)
-        if not found:
-            raise CannotRun(f"TRAINOPS_KUSTOMIZE={chosen}: no such executable")
-        return Kustomize(found, standalone=Path(found).name != "kubectl")
+@cache
+def _executable_version(executable: str, standalone: bool) -> str:
+    if standalone:
+        out = _run([executable, "version"]).strip()
+        return out.removeprefix("{Version:kustomize/").split(" ")[0]
+    out = _run([executable, "version", "--client", "--output=json"])
+    return json.loads(out).get("kustomizeVersion", "unknown")
+
+
+def _run(argv: list[str]) -> str:
+    done = processes.run(argv, timeout=60)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise CannotRun(f"{' '.join(argv)} failed: {last}")
+    return done.stdout
+
+
+_API_VERSION = re.compile(rb"\tsigs\.k8s\.io/kustomize/api\tv0\.(\d+)\.(\d+)\t")
+
+
+@dataclass(frozen=True)
+class InProcessKustomize:
+    """kustomize's Go library, loaded into this process from the pykustomize wheel."""
+
+    library: str
+    fallback: Kustomize | None = None  # renders what still needs git
+    _turns: _Turns = field(default_factory=lambda: _Turns(), compare=False, repr=False)
+
+    name = "pykustomize"
+
+    @property
+    def executable(self) -> str:
+        return self.library
+
+    def build(self, directory: Path, env: dict[str, str]) -> Built:
+        options = json.dumps(
+            {
+                "load_restrictions": 0,  # root only, as kustomize's own default
+                "reorder": "unspecified",
+                "add_managedby_label": False,
+                "enable_plugins": False,
+                "enable_helm": False,
+                "helm_command": "",
+            }
+        ).encode()
+        # Builds run side by side. The library keeps its last error in one global, so a build
+        # that fails runs again alone, for its own message. It prints deprecation warnings to
+        # the process's stderr, which is caught while any build runs, as a process's would be.
+        code, text = self._call(directory, options, alone=False)
+        if code == 0:
+            return Built(0, text, "")
+        code, text = self._call(directory, options, alone=True)
+        return Built(code, "" if code else text, f"Error: {text}" if code else "")
+
+    def _call(self, directory: Path, options: bytes, alone: bool) -> tuple[int, str]:
+        from pykustomize import _ffi
+
+        with self._turns.take(alone), _stderr_caught():
+            result = _ffi.ffi.new("char**")
+            code = _ffi.get_library().pykustomize_build(
+                _ffi.ffi.new("char[]", str(directory).encode()),
+                _ffi.ffi.new("char[]", options),
+                result,
+            )
+            if code == 0:
+                return 0, _ffi.string_from_c(result[0])
+            if not alone:
+                return code, ""
+            error = _ffi.get_library().pykustomize_last_error()
+            message = _ffi.ffi.string(error).decode() if error != _ffi.ffi.NULL else "unknown"
+            return code, message.removeprefix("kustomize build failed: ")
+
+    def version(self) -> str:
+        return _library_version(self.library)
+
+
+class _Turns:
+    """Builds share the library; one that must read the library's last error runs alone."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._running = 0
+        self._alone = False
+
+    @contextlib.contextmanager
+    def take(self, alone: bool) -> Iterator[None]:
+        with self._changed:
+            self._changed.wait_for(lambda: not self._alone and (not alone or self._running == 0))
+            self._running += 1
+            self._alone = alone
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._running -= 1
+                self._alone = False
+                self._changed.notify_all()
+
+
+_stderr_lock = threading.Lock()
+_stderr_users = 0
+_stderr_saved: int | None = None
+
+
+@contextlib.contextmanager
+def _stderr_caught() -> Iterator[None]:
+    """File descriptor 2 goes to nowhere while at least one in-process build runs."""
+    global _stderr_users, _stderr_saved
+    with _stderr_lock:
+        if _stderr_users == 0:
+            sys.stderr.flush()
+            _stderr_saved = os.dup(2)
+            sink = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(sink, 2)
+            os.close(sink)
+        _stderr_users += 1
+    try:
+        yield
+    finally:
+        with _stderr_lock:
+            _stderr_users -= 1
+            if _stderr_users == 0 and _stderr_saved is not None:
+                os.dup2(_stderr_saved, 2)
+                os.close(_stderr_saved)
+                _stderr_saved = None
+
+
+@cache
+def _library_version(library: str) -> str:
+    """kustomize's version line from the Go build information linked into the library: API
+    v0.N.P is kustomize 5.(N-13).P."""
+    found = _API_VERSION.search(Path(library).read_bytes())
+    if found is None:
+        return "unknown"
+    minor, patch = int(found.group(1)), int(found.group(2))
+    return f"v5.{minor - 13}.{patch} (api v0.{minor}.{patch})"
+
+
+def in_process() -> InProcessKustomize | None:
+    """The pykustomize library when it is installed and loads here, else None."""
+    try:
+        from pykustomize import _ffi
+
+        _ffi.get_library()
+        library = _ffi._find_library()
+    except Exception:  # noqa: BLE001 - missing, or built for another platform: use a process
+        return None
+    return InProcessKustomize(library, _executable()) if library else None
+
+
+def _executable() -> Kustomize | None:
     for name, standalone in (("kustomize", True), ("kubectl", False)):
         found = shutil.which(name)
         if found:
             return Kustomize(found, standalone)
+    return None
+
+
+PROCESS = "process"  # TRAINOPS_KUSTOMIZE value: an executable, never the library
+
+
+def find_kustomize() -> Kustomize | InProcessKustomize:
+    """TRAINOPS_KUSTOMIZE if set (`pykustomize`, `process`, or an executable's name), else
+    pykustomize when it loads, else `kustomize` on PATH, else `kubectl` on PATH."""
+    chosen = os.environ.get(BACKEND_ENV, "")
+    if chosen == InProcessKustomize.name:
+        library = in_process()
+        if library is None:
+            raise CannotRun(
+                f"{BACKEND_ENV}={chosen}: pykustomize is not installed or does not load here"
+            )
+        return library
+    if chosen and chosen != PROCESS:
+        found = shutil.which(chosen)
+        if not found:
+            raise CannotRun(f"{BACKEND_ENV}={chosen}: no such executable")
+        return Kustomize(found, standalone=Path(found).name != "kubectl")
+    library = in_process() if chosen != PROCESS else None
+    if library is not None:
+        return library
+    executable = _executable()
+    if executable is not None:
+        return executable
     raise CannotRun(
         "neither kustomize nor kubectl is on PATH: install kubectl >= 1.27 "
-        "(it has kustomize built in) or kustomize >= 5, or set TRAINOPS_KUSTOMIZE"
+        "(it has kustomize built in) or kustomize >= 5, or pykustomize "
+        "(see the Makefile), or set TRAINOPS_KUSTOMIZE"
+    )
+
+
+def _line(version: str) -> str:
+    return ".".join(version.removeprefix("v").split(" ")[0].split(".")[:2])
+
+
+def version_warning(backend: Kustomize | InProcessKustomize) -> str | None:
+    """A warning when the backend's kustomize is of another minor line than the controllers'."""
+    try:
+        version = backend.version()
+    except CannotRun:
+        return None
+    differing = {
+        controller: wanted
+        for controller, wanted in CONTROLLER_KUSTOMIZE.items()
+        if _line(wanted) != _line(version)
+    }
+    if not differing:
+        return None
+    embedded = ", ".join(
+        f"{controller} builds with kustomize {v}" for controller, v in differing.items()
+    )
+    return (
+        f"rendering with kustomize {version} ({backend.name}), but {embedded}: "
+        "a render here may differ from the cluster's; install pykustomize or a matching kustomize"
     )

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainops import kustomization
-from trainops.objects import ObjectRef
+from trainops.objects import ObjectRef, Unreadable, read_text
 from trainops.paths import display
 from trainops.psa.pods import pod_templates
 from trainops.raw_files import parse_raw_url
@@ -162,8 +162,8 @@ def image_pins(rendered: Rendered) -> list[Pin]:
                         name, version = split_image(image)
                         if obj.file not in sources:
                             try:
-                                sources[obj.file] = Path(obj.file).read_text().splitlines()
-                            except (OSError, UnicodeDecodeError):
+                                sources[obj.file] = read_text(Path(obj.file)).splitlines()
+                            except Unreadable:
                                 sources[obj.file] = []
                         pins.append(
                             Pin(

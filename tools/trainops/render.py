@@ -10,18 +10,14 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-from trainops import kustomization, mirror, processes, raw_files
-from trainops.kustomize import Kustomize
+from trainops import kustomization, mirror, raw_files, render_cache
+from trainops.kustomize import InProcessKustomize, Kustomize
 from trainops.paths import display
-
-# A bound on one kustomize build, so a hung fetch or a huge generator cannot stall a run forever.
-RENDER_SECONDS = 600
 
 
 @dataclass(frozen=True)
@@ -39,36 +35,92 @@ class RenderFailure(Exception):
 
 
 @dataclass(frozen=True)
+class Origins:
+    """Turns kustomize's origin annotations into (where to show, local file or None)."""
+
+    wrapper: str  # the folder of the kustomization that asked for origins
+    paths: raw_files.PathMap
+
+    def __call__(self, origin: dict) -> tuple[str, str | None]:
+        path = origin.get("path") or origin.get("configuredIn") or ""
+        if origin.get("repo"):
+            ref = f"?ref={origin['ref']}" if origin.get("ref") else ""
+            return f"{origin['repo']}//{path}{ref}", None
+        normalized = os.path.normpath(os.path.join(self.wrapper, path))
+        remote = self.paths.remote_origin(normalized)
+        if remote is not None:  # a remote base read from its checkout
+            return remote, None
+        local = self.paths.restore(normalized)
+        if "://" in local:  # a remote file read from the mirror
+            return local, None
+        return local, local
+
+
+@dataclass(frozen=True)
+class Output:
+    text: str
+    origins: Origins
+    cached: bool  # read from the render cache, not rendered
+
+
+@dataclass(frozen=True)
 class Renderer:
-    kustomize: Kustomize
+    kustomize: Kustomize | InProcessKustomize
     mirror: Path | None = None
+    use_cache: bool = True
 
     def environment(self) -> dict[str, str]:
         return mirror.git_environment(self.mirror)
 
     def build(self, directory: Path, env: dict[str, str] | None = None) -> str:
         """Rendered YAML of the kustomization in `directory`; raises RenderFailure."""
-        return self._run(directory, env, origins=False)[0]
+        return self.output(directory, env, origins=False).text
 
-    def render(
-        self, directory: Path, env: dict[str, str] | None = None
-    ) -> tuple[str, Callable[[dict], tuple[str, str | None]]]:
-        """Rendered YAML with each object's origin annotation, and a function that turns an origin
-        into (source file, or remote repo//path?ref=, and the object's local file if any)."""
-        return self._run(directory, env, origins=True)
+    def render(self, directory: Path, env: dict[str, str] | None = None) -> Output:
+        """Rendered YAML with each object's origin annotation, and the function that turns an
+        origin into (source file, or remote repo//path?ref=, and the object's local file if any)."""
+        return self.output(directory, env, origins=True)
 
-    def _run(self, directory: Path, env: dict[str, str] | None, origins: bool):
+    def output(self, directory: Path, env: dict[str, str] | None, origins: bool) -> Output:
         if kustomization.kustomization_file(directory) is None:
             raise RenderFailure(directory, None, "no kustomization.yaml in this folder")
         for folder in kustomization.reachable(directory):
             unreadable = kustomization.unreadable(folder)
             if unreadable:
                 raise RenderFailure(unreadable[0], None, unreadable[1])
+        key = render_cache.key(self, directory, origins) if self.use_cache else None
+        if key is None:
+            text, found = self._run(directory, env, origins)
+            return Output(text, found, cached=False)
+        with render_cache.claimed(key):
+            hit = render_cache.load(key)
+            if hit is not None:
+                text, wrapper, paths = hit
+                return Output(text, Origins(wrapper, paths), cached=True)
+            text, found = self._run(directory, env, origins)
+            render_cache.store(key, text, found.wrapper, found.paths)
+        return Output(text, found, cached=False)
+
+    def _backend_for(self, target: Path) -> Kustomize | InProcessKustomize:
+        """The in-process library renders only trees with nothing left to fetch (see kustomize)."""
+        backend = self.kustomize
+        if not isinstance(backend, InProcessKustomize):
+            return backend
+        if backend.fallback is not None and any(
+            isinstance(entry, str) and kustomization.is_remote(entry)
+            for folder in kustomization.reachable(target)
+            for entry in kustomization.read_kustomization(folder).get("resources") or []
+        ):
+            return backend.fallback
+        return backend
+
+    def _run(self, directory: Path, env: dict[str, str] | None, origins: bool):
         try:
             with (
-                raw_files.offline_tree(directory, self.mirror) as (target, restore_paths),
+                raw_files.offline_tree(directory, self.mirror) as (target, paths),
                 tempfile.TemporaryDirectory(prefix="trainops-origin-") as scratch,
             ):
+                backend = self._backend_for(target)
                 if origins:
                     # kustomize records origins only when the built kustomization asks for
                     # them; a wrapper asks without touching the user's files.
@@ -78,37 +130,15 @@ class Renderer:
                         f"resources:\n  - {relative}\nbuildMetadata: [originAnnotations]\n"
                     )
                     target = wrapper
-                done = processes.run(
-                    self.kustomize.build_command(target),
-                    env=env if env is not None else self.environment(),
-                    timeout=RENDER_SECONDS,
-                )
-                resolve = _origin_resolver(Path(scratch), restore_paths)
+                done = backend.build(target, env if env is not None else self.environment())
         except mirror.MirrorMiss as miss:
             where = kustomization.locate_entry(miss.folder, miss.entry)
             file, line = where if where else (miss.folder, None)
             kind = "file" if raw_files.parse_raw_url(miss.entry) else "base"
             raise RenderFailure(file, line, f"remote {kind} {miss.entry}: {miss}") from None
         if done.returncode != 0:
-            raise explain_failure(restore_paths(done.stderr), directory, self.mirror)
-        return done.stdout, resolve
-
-
-def _origin_resolver(
-    wrapper: Path, restore_paths: Callable[[str], str]
-) -> Callable[[dict], tuple[str, str | None]]:
-    def resolve(origin: dict) -> tuple[str, str | None]:
-        """(where to show, local file path or None) for a `config.kubernetes.io/origin` mapping."""
-        path = origin.get("path") or origin.get("configuredIn") or ""
-        if origin.get("repo"):
-            ref = f"?ref={origin['ref']}" if origin.get("ref") else ""
-            return f"{origin['repo']}//{path}{ref}", None
-        local = restore_paths(os.path.normpath(wrapper / path))
-        if "://" in local:  # a remote file read from the mirror
-            return local, None
-        return local, local
-
-    return resolve
+            raise explain_failure(paths.restore(done.stderr), directory, self.mirror)
+        return done.stdout, Origins(scratch, paths)
 
 
 _KLOG_PREFIX = re.compile(r'^[EWIF]\d{4} [\d:.]+\s+\d+ \S+\] "command failed" err=[<"]?')

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TextIO
 
 from trainops import ignores, kustomization, objects
 from trainops.config import DEFAULT_KUBERNETES_VERSIONS, Config
@@ -122,11 +125,11 @@ def _read_files(root: Root) -> Rendered:
     rendered = Rendered(root.name, path=root.path)
     for file in files:
         try:
-            text = objects.read_text(file)
+            parsed = objects.parse_file(file)
         except objects.Unreadable as error:
             rendered.syntax_errors.append(Problem(display(file), None, str(error)))
             continue
-        _absorb(rendered, objects.parse_stream(text, display(file)))
+        _absorb(rendered, parsed)
     return rendered
 
 
@@ -136,23 +139,73 @@ def _absorb(rendered: Rendered, parsed: Parsed) -> None:
     rendered.malformed.extend(parsed.malformed)
 
 
-def load_root(root: Root, renderer: Renderer | None, env: dict[str, str] | None) -> Rendered:
+class Progress:
+    """Roots loaded so far, on stderr when it is a terminal and the run has lasted a second."""
+
+    def __init__(self, total: int, stream: TextIO | None = None) -> None:
+        self.total, self.done, self.renders, self.cached = total, 0, 0, 0
+        self.stream = stream if stream is not None else sys.stderr
+        self.started = time.perf_counter()
+        self.shown = False
+        self.lock = threading.Lock()
+        try:
+            self.live = self.stream.isatty()
+        except (AttributeError, ValueError):
+            self.live = False
+
+    def loaded(self, from_cache: bool, rendered: bool = True) -> None:
+        with self.lock:
+            self.done += 1
+            self.renders += rendered
+            self.cached += from_cache
+            if self.live and time.perf_counter() - self.started >= 1.0:
+                self.stream.write(
+                    f"\rrendered {self.done}/{self.total} root(s), {self.cached} from the cache"
+                )
+                self.stream.flush()
+                self.shown = True
+
+    def finish(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def load_root(
+    root: Root,
+    renderer: Renderer | None,
+    env: dict[str, str] | None,
+    progress: Progress | None = None,
+) -> Rendered:
+    rendered = _load_root(root, renderer, env, progress)
+    if progress is not None and not root.is_kustomization:
+        progress.loaded(False, rendered=False)
+    return rendered
+
+
+def _load_root(
+    root: Root, renderer: Renderer | None, env: dict[str, str] | None, progress: Progress | None
+) -> Rendered:
     if not root.is_kustomization:
         return _read_files(root)
     assert renderer is not None
     rendered = Rendered(root.name, path=root.path)
     try:
-        text, resolve_origin = renderer.render(root.path, env)
+        output = renderer.render(root.path, env)
     except RenderFailure as failure:
+        if progress is not None:
+            progress.loaded(False)
         if failure.unreachable:
             # Every remote base would fail the same way, and each failure would cascade into
             # missing schemas and queues: one line naming the cause beats dozens of findings.
             raise CannotRun(failure.message) from None
         rendered.failure = Problem(display(failure.file), failure.line, failure.message)
         return rendered
-    parsed = objects.parse_stream(text, root.name, lines=False)
+    if progress is not None:
+        progress.loaded(output.cached)
+    parsed = objects.parse_stream(output.text, root.name, lines=False)
     for obj in parsed.objects:
-        _locate(obj, resolve_origin)
+        _locate(obj, output.origins)
     _absorb(rendered, parsed)
     return rendered
 
@@ -177,6 +230,8 @@ class Outcome:
     seconds: float
     render_seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    renders: int = 0  # kustomizations rendered, CRD roots included
+    renders_from_cache: int = 0
 
 
 def run_rules(
@@ -342,13 +397,17 @@ def catalog_for(
 
 
 def load_roots(
-    roots: list[Root], renderer: Renderer | None, jobs: int | None = None
+    roots: list[Root],
+    renderer: Renderer | None,
+    jobs: int | None = None,
+    progress: Progress | None = None,
 ) -> list[Rendered]:
-    """Render or read every root, in parallel (kustomize runs as a subprocess: threads suffice)."""
+    """Render or read every root, in parallel (kustomize runs as a subprocess, or in Go code
+    that releases the interpreter: threads suffice)."""
     env = renderer.environment() if renderer and any(r.is_kustomization for r in roots) else None
     workers = max(1, min(len(roots), jobs or os.cpu_count() or 1))
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(lambda root: load_root(root, renderer, env), roots))
+        return list(pool.map(lambda root: load_root(root, renderer, env, progress), roots))
 
 
 def load_or_fail(roots: list[Root], renderer: Renderer | None) -> list[Rendered]:
@@ -371,8 +430,10 @@ def validate(
     focus: Focus | None = None,
 ) -> Outcome:
     started = time.perf_counter()
+    objects.forget_parsed()
     crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
-    rendered = load_roots(roots, renderer, jobs)
+    progress = Progress(len(roots))
+    rendered = load_roots(roots, renderer, jobs, progress)
     # A CRD root a checked root already includes (operators/kueue, in every environment's
     # operators layer) is not rendered again: its CRDs are in that render.
     included = {
@@ -382,7 +443,9 @@ def validate(
         for folder in kustomization.reachable(result.path)
     }
     extra = [r for r in crd_roots if r.path.resolve() not in included]
-    extra_loaded = load_roots(extra, renderer, jobs) if extra else []
+    progress.total += len(extra)
+    extra_loaded = load_roots(extra, renderer, jobs, progress) if extra else []
+    progress.finish()
     # A CRD root that fails to render leaves its kinds without schemas: that failure is reported too.
     rendered += [r for r in extra_loaded if not r.loaded]
     schema_sources = rendered + [r for r in extra_loaded if r.loaded]
@@ -402,4 +465,12 @@ def validate(
     if focus is not None:
         findings = [f for f in findings if focus.keeps(f)]
     finished = time.perf_counter()
-    return Outcome(findings, rendered, finished - started, rendered_at - started, catalog.notes)
+    return Outcome(
+        findings,
+        rendered,
+        finished - started,
+        rendered_at - started,
+        catalog.notes,
+        progress.renders,
+        progress.cached,
+    )

@@ -10,6 +10,7 @@ from trainops.commands.options import add_mirror_option, default_roots, renderer
 from trainops.config import load_config
 from trainops.errors import CannotRun
 from trainops.findings import Severity
+from trainops.kustomize import version_warning
 from trainops.report import REPORTERS
 from trainops.rules import get_rule
 from trainops.validate import roots_in_context, validate
@@ -78,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
     crd_roots = config.crd_root_paths() if config else []
     needs_kustomize = any(root.is_kustomization for root in roots) or bool(crd_roots)
     renderer = renderer_from(args, config) if needs_kustomize else None
+    warning = version_warning(renderer.kustomize) if renderer is not None else None
+    if warning:
+        print(f"warning: {warning}", file=sys.stderr)
     outcome = validate(roots, renderer, args.jobs, config, selected, focus)
     if args.verbose:
         for note in outcome.notes:

@@ -45,5 +45,7 @@ def write(outcome: Outcome, out: TextIO) -> None:
     )
     console.print(
         f"{len(outcome.rendered)} root(s), {objects} object(s) checked in {outcome.seconds:.1f}s "
-        f"(rendering {outcome.render_seconds:.1f}s, checking {outcome.seconds - outcome.render_seconds:.1f}s): {verdict}"
+        f"(rendering {outcome.render_seconds:.1f}s, {outcome.renders_from_cache} of "
+        f"{outcome.renders} render(s) from the cache, checking "
+        f"{outcome.seconds - outcome.render_seconds:.1f}s): {verdict}"
     )

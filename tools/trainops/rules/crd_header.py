@@ -21,7 +21,7 @@ from pathlib import Path
 
 from trainops import headers
 from trainops.findings import Finding, Severity
-from trainops.objects import parse_stream
+from trainops.objects import Parsed, Unreadable, parse_file, parse_stream, read_text
 from trainops.rendered import Cluster, Rendered
 
 ID = "crd-header"
@@ -29,9 +29,11 @@ SEVERITY = Severity.ERROR
 SUMMARY = "files holding custom resources start with an accurate CRD note"
 
 
-def expected_entries(text: str, file: str, catalog) -> list[headers.Entry]:
+def expected_entries(
+    text: str, file: str, catalog, parsed: Parsed | None = None
+) -> list[headers.Entry]:
     entries: dict[tuple[str, str], headers.Entry] = {}
-    for obj in parse_stream(text, file, lines=False).objects:
+    for obj in (parsed or parse_stream(text, file, lines=False)).objects:
         folder = catalog.installer_of(obj.api_version, obj.kind)
         if folder is not None:
             entries.setdefault(
@@ -48,9 +50,11 @@ def source_files(rendered: Rendered) -> list[str]:
     return [file for file in files if Path(file).is_file()]
 
 
-def problems(text: str, file: str, catalog) -> tuple[list[headers.Entry], list[str]]:
+def problems(
+    text: str, file: str, catalog, parsed: Parsed | None = None
+) -> tuple[list[headers.Entry], list[str]]:
     """(what the note should list, what is wrong with the note there is)."""
-    wanted = expected_entries(text, file, catalog)
+    wanted = expected_entries(text, file, catalog, parsed)
     found, _, form = headers.read(text)
     if found is None:
         return wanted, [
@@ -76,8 +80,12 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     if cluster.catalog is None:
         return
     for file in source_files(rendered):
-        text = Path(file).read_text(errors="replace")
-        _, issues = problems(text, file, cluster.catalog)
+        try:
+            text = read_text(Path(file))
+        except Unreadable:
+            continue  # the loader reports a file it cannot read
+        # The file's objects as the loader parsed them: each file is parsed once per run.
+        _, issues = problems(text, file, cluster.catalog, parse_file(Path(file), text))
         for issue in issues:
             yield Finding(
                 ID,

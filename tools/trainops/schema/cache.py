@@ -1,45 +1,53 @@
-"""Converted CRD schemas cached on disk by the CRD's content hash, written atomically.
+"""Converted CRD schemas cached on disk by the CRD's content hash.
 
-A pin bump changes the CRD, hence the hash, hence the cache entry: no manual step. An unreadable
-entry is converted again (and said once), never trusted.
+A pin bump changes the CRD, hence the hash, hence the cache entry: no manual step. An entry that
+fails its hash check or does not have the shape of a converted CRD is converted again (and said
+once), never trusted.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-from pathlib import Path
 
-from trainops.mirror import cache_root
+from trainops import cache
 from trainops.schema.crd import Converted, convert
 
+FOLDER = "schemas-v2"
 
-def _entry_path(crd: dict) -> Path:
-    digest = hashlib.sha256(json.dumps(crd.get("spec"), sort_keys=True).encode()).hexdigest()
-    return cache_root() / "schemas" / f"crd-{digest[:32]}.json"
+
+def _key(crd: dict) -> str:
+    return cache.key_of("crd-schema", json.dumps(crd.get("spec"), sort_keys=True))
+
+
+def _from_payload(payload: bytes) -> Converted:
+    data = json.loads(payload)
+    fields = (
+        data["group"],
+        data["kind"],
+        data["versions"],
+        data["cel_rules"],
+        data["name"],
+        data["unschematized"],
+    )
+    types = (str, str, dict, bool, str, list)
+    if not all(isinstance(value, kind) for value, kind in zip(fields, types)):
+        raise TypeError("fields of the wrong type")
+    if not all(isinstance(schema, dict) for schema in data["versions"].values()):
+        raise TypeError("a version's schema is not a mapping")
+    return Converted(*fields)
 
 
 def converted(crd: dict, notes: list[str]) -> Converted:
-    path = _entry_path(crd)
-    if path.is_file():
+    key = _key(crd)
+    payload = cache.load(FOLDER, key, notes)
+    if payload is not None:
         try:
-            data = json.loads(path.read_text())
-            return Converted(
-                data["group"],
-                data["kind"],
-                data["versions"],
-                data["cel_rules"],
-                data["name"],
-                data["unschematized"],
-            )
-        except (OSError, ValueError, KeyError, TypeError) as error:
+            return _from_payload(payload)
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
             notes.append(
-                f"cache entry {path} is unreadable ({error.__class__.__name__}); converted the CRD again"
+                f"cache entry {cache.entry_path(FOLDER, key)} is unreadable "
+                f"({error.__class__.__name__}); converted the CRD again"
             )
     result = convert(crd)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(json.dumps(result.__dict__))
-    os.replace(temporary, path)
+    cache.store(FOLDER, key, json.dumps(result.__dict__).encode())
     return result

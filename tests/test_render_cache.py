@@ -1,0 +1,230 @@
+"""The render cache: a root renders once until something it reads changes; entries that fail
+verification are rendered again, never trusted; the cache stays within its bound. Remote bases
+are read from their checkout, and origins still name the remote."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from helpers import REPO, load_docs, run_trainops, write_tree
+from trainops import cache, remote_bases
+from trainops.kustomize import find_kustomize
+from trainops.objects import parse_stream
+from trainops.render import Renderer
+from trainops.validate import Progress
+
+CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata: {{a: '{value}'}}\n"
+
+
+@pytest.fixture
+def private_cache(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def two_roots(tmp_path) -> Path:
+    """Two roots sharing a base; only `b` includes the file `b/extra.yaml`."""
+    return write_tree(
+        tmp_path / "tree",
+        {
+            "base/kustomization.yaml": "resources: [cm.yaml]\n",
+            "base/cm.yaml": CM.format(name="shared", value="1"),
+            "a/kustomization.yaml": "resources: [../base]\n",
+            "b/kustomization.yaml": "resources: [../base, extra.yaml]\n",
+            "b/extra.yaml": CM.format(name="extra", value="1"),
+        },
+    )
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted((folder / "renders-v1").glob("*.entry"))
+
+
+def test_a_root_renders_once_until_a_file_it_reads_changes(renderer, private_cache, two_roots):
+    first = {name: renderer.render(two_roots / name) for name in "ab"}
+    assert not any(output.cached for output in first.values())
+    again = {name: renderer.render(two_roots / name) for name in "ab"}
+    assert all(output.cached for output in again.values())
+    assert {n: o.text for n, o in again.items()} == {n: o.text for n, o in first.items()}
+
+    # Only the root that reads the edited file renders again, and sees the edit.
+    (two_roots / "b" / "extra.yaml").write_text(CM.format(name="extra", value="2"))
+    assert renderer.render(two_roots / "a").cached
+    edited = renderer.render(two_roots / "b")
+    assert not edited.cached
+    assert {"a": "2"} in [doc.get("data") for doc in load_docs(edited.text)]
+
+    # A file of the shared base: both render again.
+    (two_roots / "base" / "cm.yaml").write_text(CM.format(name="shared", value="3"))
+    assert not renderer.render(two_roots / "a").cached
+    assert not renderer.render(two_roots / "b").cached
+
+
+def test_a_tampered_or_foreign_entry_is_rendered_again(renderer, private_cache, two_roots):
+    rendered = renderer.render(two_roots / "a").text
+    [entry] = _entries(private_cache)
+    digest, _, payload = entry.read_bytes().partition(b"\n")
+
+    entry.write_bytes(digest + b"\n" + payload.replace(b"shared", b"forged"))
+    output = renderer.render(two_roots / "a")
+    assert not output.cached and output.text == rendered
+
+    foreign = json.dumps({"text": 1}).encode()
+    entry.write_bytes(hashlib.sha256(foreign).hexdigest().encode() + b"\n" + foreign)
+    output = renderer.render(two_roots / "a")
+    assert not output.cached and output.text == rendered
+
+    entry.write_bytes(b"torn")
+    assert not renderer.render(two_roots / "a").cached
+    assert renderer.render(two_roots / "a").cached
+
+
+def test_the_cache_stays_within_its_bound(private_cache, monkeypatch):
+    monkeypatch.setenv("TRAINOPS_CACHE_MAX_MB", "1")
+    for number in range(5):
+        cache.store("bounded", f"key-{number}", b"x" * 400_000)
+    kept = list((private_cache / "bounded").glob("*.entry"))
+    assert sum(p.stat().st_size for p in kept) <= 2**20
+    assert cache.load("bounded", "key-4") == b"x" * 400_000  # the newest stays
+    assert cache.load("bounded", "key-0") is None  # the oldest went
+
+
+def test_a_remote_base_is_read_from_its_checkout_and_its_origin_names_the_remote(
+    mirror, private_cache
+):
+    renderer = Renderer(find_kustomize(), mirror)
+    output = renderer.render(REPO / "operators" / "jobset")
+    checkouts = list((private_cache / "remotes" / "kubernetes-sigs" / "jobset").iterdir())
+    assert len(checkouts) == 1 and len(checkouts[0].name) == 40  # one commit, checked out once
+    origins = {
+        output.origins(json_origin)[0]
+        for json_origin in _origins(output.text)
+        if json_origin.get("path", "").endswith(".yaml")
+    }
+    assert any(
+        origin.startswith("https://github.com/kubernetes-sigs/jobset.git//config/")
+        and origin.endswith("?ref=v0.12.0")
+        for origin in origins
+    ), origins
+    assert not any(str(private_cache) in origin for origin in origins)
+
+
+def _origins(text: str) -> list[dict]:
+    import yaml
+
+    found = []
+    for doc in load_docs(text):
+        raw = (doc.get("metadata", {}).get("annotations") or {}).get("config.kubernetes.io/origin")
+        if raw:
+            found.append(yaml.safe_load(raw))
+    return found
+
+
+@pytest.mark.parametrize(
+    "entry, expected",
+    [
+        (
+            "https://github.com/kubernetes-sigs/kueue.git//config/default?ref=v0.18.6",
+            (
+                "https://github.com/kubernetes-sigs/kueue.git",
+                "kubernetes-sigs/kueue",
+                "config/default",
+                "v0.18.6",
+            ),
+        ),
+        (
+            "github.com/ray-project/kuberay//ray-operator/config/default?ref=v1.2.2",
+            (
+                "github.com/ray-project/kuberay",
+                "ray-project/kuberay",
+                "ray-operator/config/default",
+                "v1.2.2",
+            ),
+        ),
+    ],
+)
+def test_remote_bases_pinned_on_github_are_recognised(entry, expected):
+    base = remote_bases.parse(entry)
+    assert base is not None
+    assert (base.repo_url, base.owner_repo, base.path, base.ref) == expected
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "https://github.com/kubernetes-sigs/kueue.git//config/default",  # unpinned
+        "https://github.com/kubernetes-sigs/kueue.git//config?ref=v1&timeout=90s",  # options
+        "https://gitlab.com/group/repo.git//config?ref=v1",  # another host
+        "../local/folder",
+    ],
+)
+def test_other_entries_are_left_to_kustomize(entry):
+    assert remote_bases.parse(entry) is None
+
+
+def test_a_tampered_parse_entry_is_parsed_again(private_cache):
+    text = "".join(CM.format(name=f"c{n}", value=n) + "---\n" for n in range(1000))
+    first = parse_stream(text, "big.yaml")
+    [entry] = list((private_cache / "parsed-v1").glob("*.entry"))
+    forged = json.dumps({"objects": [[{"kind": 1}, 1]], "syntax_errors": [], "malformed": []})
+    entry.write_bytes(
+        hashlib.sha256(forged.encode()).hexdigest().encode() + b"\n" + forged.encode()
+    )
+    again = parse_stream(text, "big.yaml")
+    assert [o.doc for o in again.objects] == [o.doc for o in first.objects]
+    assert [o.line for o in again.objects] == [o.line for o in first.objects]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_shows_on_a_terminal_after_a_second_and_is_cleared():
+    stream = _Terminal()
+    progress = Progress(3, stream)
+    progress.started -= 2
+    progress.loaded(True)
+    progress.loaded(False)
+    progress.finish()
+    assert "rendered 2/3 root(s), 1 from the cache" in stream.getvalue()
+    assert stream.getvalue().endswith("\r\033[K")
+
+
+def test_no_progress_when_stderr_is_not_a_terminal():
+    stream = io.StringIO()
+    progress = Progress(1, stream)
+    progress.started -= 2
+    progress.loaded(True)
+    progress.finish()
+    assert stream.getvalue() == ""
+
+
+def test_the_summary_says_how_many_renders_came_from_the_cache(tmp_path, two_roots):
+    env = {"TRAINOPS_CACHE_DIR": str(tmp_path / "cache")}
+    roots = [str(two_roots / "a"), str(two_roots / "b")]
+    first = run_trainops("validate", *roots, env=env, cwd=tmp_path)
+    assert "0 of 2 render(s) from the cache" in first.stdout, first.stdout + first.stderr
+    second = run_trainops("validate", *roots, env=env, cwd=tmp_path)
+    assert "2 of 2 render(s) from the cache" in second.stdout
+
+
+def test_a_changed_checkout_of_a_remote_base_is_checked_out_again(mirror, private_cache):
+    commit = remote_bases.commit_of(mirror, "kubernetes-sigs/jobset", "v0.12.0")
+    assert commit is not None
+    checkout = remote_bases.tree(mirror, "kubernetes-sigs/jobset", commit)
+    kustomization = checkout / "config" / "default" / "kustomization.yaml"
+    original = kustomization.read_text()
+    kustomization.write_text(original + "namePrefix: forged-\n")
+    (checkout / "config" / "planted.yaml").write_text("kind: Forged\n")
+    remote_bases._verified.clear()  # a new run verifies again
+    assert remote_bases.tree(mirror, "kubernetes-sigs/jobset", commit) == checkout
+    assert kustomization.read_text() == original
+    assert not (checkout / "config" / "planted.yaml").exists()
