@@ -132,6 +132,7 @@ def _kuberay(obj: K8sObject, template: PodTemplate) -> OperatorPod:
             "image": ray.get("image"),
             "imagePullPolicy": ray.get("imagePullPolicy"),
             "command": ["/bin/bash", "-lc", "--"],
+            # The script (a `ray health-check` loop) does not affect admission; not modelled.
             "args": [f"ray health-check --address $(FQ_RAY_IP):{KUBERAY_GCS_PORT}"],
             "env": copy.deepcopy(sequence(ray.get("env"))),
             "volumeMounts": copy.deepcopy(sequence(ray.get("volumeMounts"))),
@@ -157,7 +158,9 @@ def _kuberay(obj: K8sObject, template: PodTemplate) -> OperatorPod:
             options = mapping(ray_cluster.get("autoscalerOptions"))
             autoscaler: dict = {
                 "name": "autoscaler",
-                "image": options.get("image") or "rayproject/ray",
+                # DefaultHeadPodTemplate passes the Ray container's image to
+                # BuildAutoscalerContainer; autoscalerOptions.image overrides it.
+                "image": options.get("image") or ray.get("image"),
                 "resources": options.get("resources")
                 or {
                     "limits": {"cpu": "500m", "memory": "512Mi"},
@@ -322,6 +325,7 @@ def _volcano_pytorch(flags: dict[str, str], task: str, spec: dict) -> tuple[dict
         wait = {
             "name": "wait-for-master",
             "image": flags.get("wait-master-image") or VOLCANO_WAIT_MASTER_IMAGE,
+            # The plugin's generated wait script does not affect admission; not modelled.
             "command": ["sh", "-c", "until nc -z $MASTER_ADDR $MASTER_PORT; do sleep 2; done"],
         }
         spec, start = _append(spec, "initContainers", [wait])
