@@ -82,7 +82,26 @@ def user_repository(tmp_path_factory) -> Path:
     return repo
 
 
-def _pre_commit(repo: Path, hook: str, *files: str, home: Path) -> subprocess.CompletedProcess:
+@pytest.fixture(scope="module")
+def hook_source(tmp_path_factory) -> tuple[str, str]:
+    """This repository as pre-commit would fetch it: (repo, rev). With uncommitted changes, a
+    shadow clone with them committed, made by pre-commit's own try-repo helper, so the hooks run
+    the working tree's code."""
+    from pre_commit.commands.try_repo import _repo_ref
+
+    return _repo_ref(str(tmp_path_factory.mktemp("hook-source")), str(REPO), None)
+
+
+def _pre_commit(
+    repo: Path, source: tuple[str, str], hook: str, *files: str, home: Path
+) -> subprocess.CompletedProcess:
+    """`pre-commit run` as a user of the hooks runs it: from a .pre-commit-config.yaml naming this
+    repository at a rev. (`try-repo` would install trainops again on every call: it keeps its
+    environments in a temporary store, whatever PRE_COMMIT_HOME says.)"""
+    url, rev = source
+    config = {"repos": [{"repo": url, "rev": rev, "hooks": [{"id": hook}]}]}
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    git(repo, "add", ".pre-commit-config.yaml")  # pre-commit refuses an unstaged config
     env = {
         **os.environ,
         "PRE_COMMIT_HOME": str(home),
@@ -90,7 +109,7 @@ def _pre_commit(repo: Path, hook: str, *files: str, home: Path) -> subprocess.Co
     }
     env.pop("TRAINOPS_MIRROR", None)  # the user's repository renders locally
     return subprocess.run(
-        [str(BIN / "pre-commit"), "try-repo", str(REPO), hook, "--verbose", "--files", *files],
+        [str(BIN / "pre-commit"), "run", hook, "--verbose", "--files", *files],
         cwd=repo,
         env=env,
         capture_output=True,
@@ -103,12 +122,17 @@ def _pre_commit(repo: Path, hook: str, *files: str, home: Path) -> subprocess.Co
     shutil.which("pre-commit", path=str(BIN)) is None,
     reason="pre-commit is not installed (test extra)",
 )
-def test_hooks_through_pre_commit_try_repo(user_repository, tmp_path_factory):
+def test_hooks_through_pre_commit(user_repository, hook_source, tmp_path_factory):
     """pre-commit installs trainops from this repository into its own environment (pip, from
-    the package index) and runs each hook on the changed files."""
+    the package index), once, and runs each hook on the changed files."""
     home = tmp_path_factory.mktemp("pre-commit-home")
     good = _pre_commit(
-        user_repository, "trainops-validate", "apps/pod.yaml", "apps/widget.yaml", home=home
+        user_repository,
+        hook_source,
+        "trainops-validate",
+        "apps/pod.yaml",
+        "apps/widget.yaml",
+        home=home,
     )
     assert good.returncode == 0, good.stdout + good.stderr
     assert "Passed" in good.stdout
@@ -117,7 +141,7 @@ def test_hooks_through_pre_commit_try_repo(user_repository, tmp_path_factory):
     # Security); the hook checks it in its environment, where the namespace is restricted.
     (user_repository / "apps" / "pod.yaml").write_text(POD.replace("{extra}", ", privileged: true"))
     git(user_repository, "add", "apps/pod.yaml")
-    bad = _pre_commit(user_repository, "trainops-validate", "apps/pod.yaml", home=home)
+    bad = _pre_commit(user_repository, hook_source, "trainops-validate", "apps/pod.yaml", home=home)
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert "Failed" in bad.stdout
     assert re.search(r"apps/pod\.yaml:\d+: error \[pod-security\] Pod/team/train", bad.stdout), (
@@ -125,14 +149,21 @@ def test_hooks_through_pre_commit_try_repo(user_repository, tmp_path_factory):
     )
 
     # The CRD-note hook: a Widget without its note fails and shows the fix; with it, passes.
-    fixed = _pre_commit(user_repository, "trainops-fix-check", "apps/widget.yaml", home=home)
+    fixed = _pre_commit(
+        user_repository, hook_source, "trainops-fix-check", "apps/widget.yaml", home=home
+    )
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     (user_repository / "apps" / "widget.yaml").write_text(WIDGET)
     git(user_repository, "add", "apps/widget.yaml")
-    missing = _pre_commit(user_repository, "trainops-fix-check", "apps/widget.yaml", home=home)
+    missing = _pre_commit(
+        user_repository, hook_source, "trainops-fix-check", "apps/widget.yaml", home=home
+    )
     assert missing.returncode == 1, missing.stdout + missing.stderr
     assert "+#   Widget example.com/v1 (crds):" in missing.stdout
     assert "apps/widget.yaml: no note for Widget example.com/v1" in missing.stdout
+    # One environment served every run.
+    environments = [p for p in home.iterdir() if p.is_dir() and p.name.startswith("repo")]
+    assert len(environments) == 1, environments
 
 
 def test_hooks_manifest_is_valid():

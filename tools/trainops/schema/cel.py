@@ -24,10 +24,12 @@ import copy
 import datetime
 import re
 from dataclasses import dataclass, field
-
-import cel
+from typing import TYPE_CHECKING
 
 from trainops.shape import mapping
+
+if TYPE_CHECKING:
+    import cel
 
 _OLD_SELF = re.compile(r"\boldSelf\b")
 _FUNCTION_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
@@ -101,6 +103,10 @@ class _Compiled:
 
     def get(self, source: str) -> cel.Program | str:
         if source not in self._programs:
+            # Imported on first use: the package's __init__ loads its interactive CLI
+            # (prompt_toolkit, typer), a third of a second a run without CRD rules never needs.
+            import cel
+
             try:
                 program = cel.compile(source)
                 named = {
