@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,7 @@ def two_roots(tmp_path) -> Path:
 
 
 def _entries(folder: Path) -> list[Path]:
-    return sorted((folder / "renders-v1").glob("*.entry"))
+    return sorted((folder / "renders-v2").glob("*.entry"))
 
 
 def test_a_root_renders_once_until_a_file_it_reads_changes(renderer, private_cache, two_roots):
@@ -65,6 +66,28 @@ def test_a_root_renders_once_until_a_file_it_reads_changes(renderer, private_cac
     (two_roots / "base" / "cm.yaml").write_text(CM.format(name="shared", value="3"))
     assert not renderer.render(two_roots / "a").cached
     assert not renderer.render(two_roots / "b").cached
+
+
+def test_a_copy_of_the_tree_elsewhere_reuses_the_render_with_origins_in_the_copy(
+    renderer, private_cache, two_roots, tmp_path
+):
+    """`trainops diff` renders the base revision in a temporary worktree, CI in a fresh clone:
+    the same files at another place are the same render, and origins name the copy's files."""
+    original = renderer.render(two_roots / "b")
+    copy = tmp_path / "elsewhere" / "deeper"
+    shutil.copytree(two_roots, copy)
+    moved = renderer.render(copy / "b")
+    assert moved.cached and moved.text == original.text
+    files = {moved.origins(origin) for origin in _origins(moved.text)}
+    assert files == {
+        (str(copy / "base" / "cm.yaml"), str(copy / "base" / "cm.yaml")),
+        (str(copy / "b" / "extra.yaml"), str(copy / "b" / "extra.yaml")),
+    }
+
+    # Where the files sit relative to each other is part of the key: the same root under
+    # another folder name renders anew (its origins name other files).
+    shutil.copytree(copy / "b", copy / "c")
+    assert not renderer.render(copy / "c").cached
 
 
 def test_a_tampered_or_foreign_entry_is_rendered_again(renderer, private_cache, two_roots):

@@ -40,6 +40,7 @@ class Origins:
 
     wrapper: str  # the folder of the kustomization that asked for origins
     paths: raw_files.PathMap
+    moved: tuple[str, str] | None = None  # a cached render of a copy: (its anchor, this tree's)
 
     def __call__(self, origin: dict) -> tuple[str, str | None]:
         path = origin.get("path") or origin.get("configuredIn") or ""
@@ -53,6 +54,10 @@ class Origins:
         local = self.paths.restore(normalized)
         if "://" in local:  # a remote file read from the mirror
             return local, None
+        if self.moved is not None:
+            rendered_under, here = self.moved
+            if local.startswith(rendered_under.rstrip(os.sep) + os.sep):
+                local = os.path.join(here, os.path.relpath(local, rendered_under))
         return local, local
 
 
@@ -95,8 +100,7 @@ class Renderer:
         with render_cache.claimed(key):
             hit = render_cache.load(key)
             if hit is not None:
-                text, wrapper, paths = hit
-                return Output(text, Origins(wrapper, paths), cached=True)
+                return Output(hit.text, Origins(hit.wrapper, hit.paths, hit.moved), cached=True)
             text, found = self._run(directory, env, origins)
             render_cache.store(key, text, found.wrapper, found.paths)
         return Output(text, found, cached=False)

@@ -5,6 +5,10 @@ bases and files they name (by the commit their ref resolves to in the mirror), t
 that renders it (backend and version) and the options. The key digests all of these; an edit to
 one file changes the key of exactly the roots that read it. A root that names a remote the
 mirror cannot pin to a commit (no mirror, an unknown ref, a non-GitHub URL) is not cached.
+
+Local files are named relative to their common folder (the anchor), so a copy of the tree
+elsewhere (a worktree of another revision for `trainops diff`, a clone, a CI checkout) reuses the
+entry; its origins are moved from the anchor it was rendered under to the copy's on the way out.
 """
 
 from __future__ import annotations
@@ -12,7 +16,9 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -22,7 +28,7 @@ from trainops.errors import CannotRun
 if TYPE_CHECKING:
     from trainops.render import Renderer
 
-FOLDER = "renders-v1"
+FOLDER = "renders-v2"
 _MAX_REFERENCE = 1024  # longer strings are inline patches, not file names
 
 
@@ -49,13 +55,21 @@ def _remote_commit(entry: str, mirror_dir: Path | None) -> str | None:
     return None
 
 
-def inputs(directory: Path, mirror_dir: Path | None) -> list[str] | None:
-    """What a render of `directory` reads, as strings to digest; None when it cannot be pinned."""
+@dataclass(frozen=True)
+class Inputs:
+    """What a render reads: digestible parts naming local files relative to `anchor`."""
+
+    anchor: Path
+    parts: list[str]
+
+
+def inputs(directory: Path, mirror_dir: Path | None) -> Inputs | None:
+    """What a render of `directory` reads; None when it cannot be pinned."""
     parts: list[str] = []
     files: set[Path] = set()
     for folder in kustomization.reachable(directory):
         try:
-            files.update(path for path in folder.iterdir() if path.is_file())
+            files.update(path.resolve() for path in folder.iterdir() if path.is_file())
         except OSError:
             return None
         for value in _strings(kustomization.read_kustomization(folder)):
@@ -70,16 +84,25 @@ def inputs(directory: Path, mirror_dir: Path | None) -> list[str] | None:
                     path = folder / candidate
                     if path.is_file():
                         files.add(path.resolve())
+    root = directory.resolve()
+    anchor = Path(os.path.commonpath([root, *(path.parent for path in files)]))
+    parts.append(f"root {root.relative_to(anchor)}")
     for path in sorted(files):
         try:
             digest = hashlib.sha256(path.read_bytes()).hexdigest()
         except OSError:
             return None
-        parts.append(f"file {path} {digest}")
-    return parts
+        parts.append(f"file {path.relative_to(anchor)} {digest}")
+    return Inputs(anchor, parts)
 
 
-def key(renderer: Renderer, directory: Path, origins: bool) -> str | None:
+@dataclass(frozen=True)
+class Key:
+    digest: str
+    anchor: Path  # where the local files are: origins of a hit are moved here
+
+
+def key(renderer: Renderer, directory: Path, origins: bool) -> Key | None:
     read = inputs(directory, renderer.mirror)
     if read is None:
         return None
@@ -88,9 +111,7 @@ def key(renderer: Renderer, directory: Path, origins: bool) -> str | None:
         version = backend.version()
     except CannotRun:
         return None
-    return cache.key_of(
-        FOLDER, backend.name, version, str(origins), str(directory.resolve()), *read
-    )
+    return Key(cache.key_of(FOLDER, backend.name, version, str(origins), *read.parts), read.anchor)
 
 
 _STRIPES = 256
@@ -102,8 +123,9 @@ class claimed:  # noqa: N801 - used as a function: `with claimed(key):`
     Locks are striped over a fixed set of files, so they never pile up. (A class, not a
     generator: the frozen RenderFailure must pass through untouched.)"""
 
-    def __init__(self, entry_key: str) -> None:
-        self.path = cache.folder(FOLDER) / "locks" / f"{int(entry_key[:8], 16) % _STRIPES:03d}.lock"
+    def __init__(self, entry_key: Key) -> None:
+        stripe = int(entry_key.digest[:8], 16) % _STRIPES
+        self.path = cache.folder(FOLDER) / "locks" / f"{stripe:03d}.lock"
         self.handle: BinaryIO | None = None
 
     def __enter__(self) -> None:
@@ -121,28 +143,39 @@ class claimed:  # noqa: N801 - used as a function: `with claimed(key):`
             self.handle = None
 
 
-def load(entry_key: str) -> tuple[str, str, raw_files.PathMap] | None:
-    """(rendered text, origin wrapper, path map), or None on a miss or an entry of the wrong shape."""
-    payload = cache.load(FOLDER, entry_key)
+@dataclass(frozen=True)
+class Hit:
+    text: str
+    wrapper: str
+    paths: raw_files.PathMap
+    moved: tuple[str, str] | None  # (anchor it was rendered under, this tree's) when they differ
+
+
+def load(entry_key: Key) -> Hit | None:
+    """The entry, or None on a miss or an entry of the wrong shape."""
+    payload = cache.load(FOLDER, entry_key.digest)
     if payload is None:
         return None
     try:
         data = json.loads(payload)
-        text, wrapper = data["text"], data["wrapper"]
+        text, wrapper, anchor = data["text"], data["wrapper"], data["anchor"]
         replacements = tuple((str(a), str(b)) for a, b in data["replacements"])
         trees = tuple((str(a), str(b), str(c)) for a, b, c in data["remote_trees"])
     except (ValueError, KeyError, TypeError):
         return None
-    if not isinstance(text, str) or not isinstance(wrapper, str):
+    if not all(isinstance(value, str) for value in (text, wrapper, anchor)):
         return None
-    return text, wrapper, raw_files.PathMap(replacements, trees)
+    here = str(entry_key.anchor)
+    moved = (anchor, here) if anchor != here else None
+    return Hit(text, wrapper, raw_files.PathMap(replacements, trees), moved)
 
 
-def store(entry_key: str, text: str, wrapper: str, paths: raw_files.PathMap) -> None:
+def store(entry_key: Key, text: str, wrapper: str, paths: raw_files.PathMap) -> None:
     payload = {
         "text": text,
         "wrapper": wrapper,
+        "anchor": str(entry_key.anchor),
         "replacements": paths.replacements,
         "remote_trees": paths.remote_trees,
     }
-    cache.store(FOLDER, entry_key, json.dumps(payload).encode())
+    cache.store(FOLDER, entry_key.digest, json.dumps(payload).encode())
