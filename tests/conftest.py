@@ -48,3 +48,17 @@ def overlays(renderer) -> dict[tuple[str, str], list[dict]]:
     with ThreadPoolExecutor(max_workers=4) as pool:
         texts = pool.map(lambda key: renderer.build(REPO / "overlays" / key[0] / key[1], env), keys)
         return {key: load_docs(text) for key, text in zip(keys, texts)}
+
+
+# The longest tests start first, so that on two workers they run beside the many short ones
+# instead of after them.
+_LONG_FIRST = ("test_hooks_through_pre_commit", "tests/workload/", "tests/gitops/test_apply_order")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next(
+            (i for i, marker in enumerate(_LONG_FIRST) if marker in item.nodeid), len(_LONG_FIRST)
+        )
+
+    items.sort(key=rank)

@@ -43,7 +43,15 @@ def run_trainops(
 
 
 def load_docs(text: str) -> list[dict]:
-    return [doc for doc in yaml.load_all(text, Loader=yaml.CSafeLoader) if doc]
+    """The documents of a YAML stream. Rendered roots (tens of MB of CRDs across the overlays) go
+    through trainops' parser and its content-keyed parse cache, which reads them as libyaml does
+    (tests/test_objects.py holds it to that); anything it would not take as objects, PyYAML reads."""
+    from trainops.objects import parse_stream
+
+    parsed = parse_stream(text, "<stream>", lines=False)
+    if parsed.syntax_errors or parsed.malformed:
+        return [doc for doc in yaml.load_all(text, Loader=yaml.CSafeLoader) if doc]
+    return [obj.doc for obj in parsed.objects]
 
 
 def write_tree(root: Path, files: dict[str, str]) -> Path:

@@ -47,6 +47,30 @@ def test_an_alias_bomb_in_a_kustomization_never_reaches_kustomize(tmp_path):
     assert "goroutine" not in done.stdout and "out of memory" not in done.stdout
 
 
+# An anchor whose own value holds its alias: libyaml builds a structure that contains itself (a
+# `yes` sends the document to libyaml; yaml-rs would read the alias as null). Kubernetes' go-yaml
+# refuses it; a walk that did not notice went round forever.
+SELF_CONTAINING = "data: &loop {again: *loop, flag: yes}\n"
+
+
+def test_a_document_that_contains_itself_is_one_finding(tmp_path):
+    manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: loop}\n" + SELF_CONTAINING
+    write_tree(tmp_path, {"loop.yaml": manifest})
+    done = _limited("validate", str(tmp_path / "loop.yaml"), seconds=30)
+    assert done.returncode == 1, done.stderr
+    assert "malformed-object" in done.stdout
+    assert "alias at data.again refers to a node that contains it" in done.stdout
+
+
+def test_a_kustomization_or_config_that_contains_itself_is_refused(tmp_path):
+    write_tree(tmp_path / "k", {"kustomization.yaml": "resources: []\n" + SELF_CONTAINING})
+    done = _limited("validate", str(tmp_path / "k"), seconds=30)
+    assert done.returncode == 1 and "refers to a node that contains it" in done.stdout
+    write_tree(tmp_path / "c", {"trainops.yaml": SELF_CONTAINING})
+    done = _limited("validate", cwd=tmp_path / "c", seconds=30)
+    assert done.returncode == 2 and "refers to a node that contains it" in done.stderr
+
+
 def test_ten_thousand_deep_nesting_is_one_finding(tmp_path):
     deep = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\ndata: " + "[" * 10000
     write_tree(tmp_path, {"deep.yaml": deep + "]" * 10000 + "\n"})

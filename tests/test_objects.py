@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from trainops.objects import parse_stream, split_documents
+import pytest
+import yaml
+
+from trainops.objects import _KubernetesLoader, parse_stream, split_documents
 
 STREAM = """\
 # leading comment
@@ -51,3 +54,39 @@ def test_generate_name_counts_as_a_name_and_objects_expose_their_group():
     assert parsed.malformed == []
     parsed = parse_stream("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\n", "f.yaml")
     assert parsed.objects[0].group == "batch"
+
+
+# Scalars YAML 1.1 (libyaml, and Kubernetes' go-yaml) reads differently from YAML 1.2, in every
+# position the fast parser's pre-scan must catch: a block value, a key, a sequence item, flow.
+_DIVERGING = ["yes", "No", "on", "OFF", "y", "0644", "-017", "0b101", "1:20", "1:20:30.5", "1e3"]
+_DIVERGING += ["1_000", "+12", ".5", "0o17", "~", "Null", "'quoted'", "2024-01-01"]
+_DIVERGING += ["2024-01-01 10:00:00", "2001-12-14t21:59:43.10-05:00", "2001-12-14T21:59:43Z"]
+
+
+@pytest.mark.parametrize("scalar", _DIVERGING)
+@pytest.mark.parametrize(
+    "layout",
+    [
+        "data:\n  value: {s}\n",
+        "data:\n  {s}: value\n",
+        "data:\n  list:\n    - {s}\n    - - {s}\n",
+        "data: {{value: {s}, list: [{s}, x]}}\n",
+    ],
+)
+def test_the_parse_is_libyamls_whatever_the_scalar(layout, scalar):
+    """The parse rendered roots and the tests' load_docs go through gives what libyaml gives
+    (dates as their text, as Kubernetes' YAML-to-JSON conversion keeps them)."""
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n" + layout.format(s=scalar)
+    expected = yaml.load(text, Loader=_KubernetesLoader)
+    # Keys other than strings become the strings Kubernetes makes of them (True -> "true").
+    expected["data"] = {
+        {True: "true", False: "false", None: "null"}.get(k, str(k))
+        if not isinstance(k, str)
+        else k: v
+        for k, v in expected["data"].items()
+    }
+    big = (text + "---\n") * 2000  # past the size that takes the cached whole-stream path
+    for stream in (text, big):
+        parsed = parse_stream(stream, "s.yaml", lines=False)
+        assert not parsed.malformed and not parsed.syntax_errors
+        assert parsed.objects[0].doc == expected

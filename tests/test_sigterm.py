@@ -33,8 +33,8 @@ def test_sigterm_stops_kustomize_and_removes_temporary_folders(tmp_path):
     slow.chmod(0o755)
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    for name in ("a", "b", "c"):
-        write_tree(tmp_path / "repo" / name, {"kustomization.yaml": "resources: []\n"})
+    for name in ("a", "b", "c"):  # three different roots: the same files would be one render
+        write_tree(tmp_path / "repo" / name, {"kustomization.yaml": f"# {name}\nresources: []\n"})
     env = dict(os.environ, TRAINOPS_KUSTOMIZE=str(slow), TMPDIR=str(scratch))
     env.pop("TRAINOPS_MIRROR", None)
     process = subprocess.Popen(

@@ -115,10 +115,13 @@ def test_bad_input_is_one_line_not_a_traceback(tmp_path):
     )
 
 
-def _uninterrupted(tmp_path: Path) -> bytes:
-    done = train("--model-dir", str(tmp_path / "whole"), *SLOW)
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory) -> bytes:
+    """The model of the SLOW configuration, trained without interruption."""
+    model_dir = tmp_path_factory.mktemp("whole")
+    done = train("--model-dir", str(model_dir), *SLOW)
     assert done.returncode == 0, done.stderr
-    return (tmp_path / "whole" / "model.joblib").read_bytes()
+    return (model_dir / "model.joblib").read_bytes()
 
 
 def _start_and_stop_after_a_checkpoint(tmp_path: Path, sig: int) -> subprocess.Popen:
@@ -149,7 +152,7 @@ def _start_and_stop_after_a_checkpoint(tmp_path: Path, sig: int) -> subprocess.P
     return process
 
 
-def test_killed_run_resumes_to_the_same_model(tmp_path):
+def test_killed_run_resumes_to_the_same_model(uninterrupted, tmp_path):
     killed = _start_and_stop_after_a_checkpoint(tmp_path, signal.SIGKILL)
     assert killed.returncode == -signal.SIGKILL
     assert not (tmp_path / "resumed" / "model.joblib").exists(), (
@@ -161,10 +164,10 @@ def test_killed_run_resumes_to_the_same_model(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "resuming from checkpoint cooccurrence-shard-" in done.stdout
-    assert (tmp_path / "resumed" / "model.joblib").read_bytes() == _uninterrupted(tmp_path)
+    assert (tmp_path / "resumed" / "model.joblib").read_bytes() == uninterrupted
 
 
-def test_sigterm_checkpoints_and_exits_143_then_resumes(tmp_path):
+def test_sigterm_checkpoints_and_exits_143_then_resumes(uninterrupted, tmp_path):
     stopped = _start_and_stop_after_a_checkpoint(tmp_path, signal.SIGTERM)
     out, _ = stopped.communicate()
     assert stopped.returncode == 143
@@ -174,7 +177,7 @@ def test_sigterm_checkpoints_and_exits_143_then_resumes(tmp_path):
         "--model-dir", str(tmp_path / "resumed"), "--checkpoint-dir", str(tmp_path / "ckpt"), *SLOW
     )
     assert done.returncode == 0 and "resuming from checkpoint" in done.stdout
-    assert (tmp_path / "resumed" / "model.joblib").read_bytes() == _uninterrupted(tmp_path)
+    assert (tmp_path / "resumed" / "model.joblib").read_bytes() == uninterrupted
 
 
 def test_a_corrupt_checkpoint_is_skipped_with_a_warning(default_model, tmp_path):

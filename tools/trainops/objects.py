@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import json
 import re
 import stat
@@ -99,12 +98,16 @@ def split_documents(text: str) -> list[tuple[int, str]]:
 
 # Plain scalars that YAML 1.1 (which Kubernetes' parser and libyaml follow) reads differently from
 # YAML 1.2 (yaml-rs): yes/no/on/off booleans, 0-prefixed octals (defaultMode: 0644), 1:20
-# sexagesimals, 1e3 without a dot, underscores in numbers, and merge keys. A document holding any,
+# sexagesimals, 1e3 without a dot, underscores in numbers, timestamps, and merge keys. A document holding any,
 # as a whole key or value, goes through libyaml. Possessive quantifiers keep the scan linear.
 _TOKEN = (
     r"(?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF"
     r"|[-+]?0[0-7_]++|0o[0-7]++|[-+]?0b[01_]++|[-+]?[0-9][0-9_]*+(?::[0-5]?[0-9])++(?:\.[0-9_]*+)?"
-    r"|[-+]?[0-9][0-9_]*+(?:\.[0-9_]*+)?[eE][-+]?[0-9]++|[-+]?[0-9]++_[0-9_]*+)"
+    r"|[-+]?[0-9][0-9_]*+(?:\.[0-9_]*+)?[eE][-+]?[0-9]++|[-+]?[0-9]++_[0-9_]*+"
+    # Timestamps: both parsers make dates of them, but Kubernetes keeps the text, as libyaml
+    # does here (_KubernetesLoader); yaml-rs's date would lose "10:00:00" to isoformat's "T".
+    r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]++)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*+)?"
+    r"(?:[ \t]*+(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?)"
 )
 _SCALAR_END = r"(?=[ \t]*(?:\n|#|[,}\]]))"
 _CAN_DIVERGE = (
@@ -146,7 +149,7 @@ def _load_document(chunk: str) -> list:
             return [yaml_rs.loads(chunk)]
         except Exception:  # noqa: BLE001 - any refusal: libyaml decides, and says where
             pass
-    return list(yaml.load_all(chunk, Loader=yaml.CSafeLoader))
+    return list(yaml.load_all(chunk, Loader=_KubernetesLoader))
 
 
 # Bounds on what one document may cost the rules that walk it. Aliases let a few hundred bytes
@@ -159,36 +162,21 @@ _ALIAS_FREE_NODES = 100_000  # below this, any amount of aliasing is cheap enoug
 
 
 def excessive(doc: object) -> str | None:
-    """Why `doc` is too deep or expands too far through aliases, or None (linear in its size)."""
-    sizes: dict[int, tuple[int, int]] = {}  # id -> (expanded nodes, depth)
-    pending: list[tuple[object, bool]] = [(doc, False)]
-    unique = 0
-    while pending:
-        node, children_done = pending.pop()
-        if not isinstance(node, dict | list) or id(node) in sizes:
-            continue
-        children = list(node.values() if isinstance(node, dict) else node)
-        if not children_done:
-            pending.append((node, True))
-            pending.extend((c, False) for c in children if isinstance(c, dict | list))
-            continue
-        nodes, depth = 1, 1
-        for child in children:
-            size, child_depth = sizes.get(id(child), (1, 0))
-            nodes += size
-            depth = max(depth, child_depth + 1)
-            unique += 0 if isinstance(child, dict | list) else 1
-        if depth > MAX_DEPTH:
-            return f"the document nests more than {MAX_DEPTH} levels deep"
-        sizes[id(node)] = (nodes, depth)
-        unique += 1
-    expanded = sizes.get(id(doc), (1, 0))[0]
-    if expanded > _ALIAS_FREE_NODES and expanded > _ALIAS_GROWTH * unique:
-        return f"YAML aliases expand the document to {expanded} nodes: excessive aliasing"
-    return None
+    """Why `doc` is too deep, contains itself or expands too far through aliases, or None."""
+    return _walk(doc, json_values=False)
+
+
+def document_problem(doc: object, anchored: bool = True) -> str | None:
+    """excessive(), or where `doc` holds a value JSON has no type for (binary, a set); keys that
+    are not strings become the strings Kubernetes makes of them, in place. One pass.
+
+    `anchored=False` says the text had no `&`: without an anchor there is no alias, so no node is
+    shared and none contains itself, and the cheaper walk of a plain tree suffices."""
+    return _walk(doc, json_values=True) if anchored else _walk_tree(doc)
 
 
 _JSON_SCALARS = (str, int, float, bool, type(None))
+_CONTAINERS = (dict, list)
 
 
 def _key_text(key: object) -> str:
@@ -196,36 +184,108 @@ def _key_text(key: object) -> str:
     return {True: "true", False: "false", None: "null"}.get(key, str(key))  # type: ignore[arg-type]
 
 
-def not_json(doc: object) -> str | None:
-    """Where `doc` holds a value JSON has no type for (binary, a set), or None. Keys that are not
-    strings become the strings Kubernetes makes of them, in place."""
-    seen: set[int] = set()
-    pending: list[tuple[str, object]] = [("", doc)]
+def _walk(doc: object, json_values: bool) -> str | None:
+    """Linear in the parsed size: each node shared through an alias is sized once."""
+    sizes: dict[int, tuple[int, int]] = {}  # id -> (expanded nodes, depth), once finished
+    open_nodes: set[int] = set()  # entered, not finished: meeting one again is a cycle
+    pending: list[tuple[object, str, bool]] = [(doc, "", False)]
+    unique = 0
     while pending:
-        where, node = pending.pop()
+        node, where, finished = pending.pop()
+        if finished:
+            nodes, depth = 1, 1
+            children = node.values() if isinstance(node, dict) else node
+            for child in children:  # type: ignore[union-attr] - only containers are pushed
+                if isinstance(child, _CONTAINERS):
+                    size, child_depth = sizes[id(child)]
+                    nodes += size
+                    depth = max(depth, child_depth + 1)
+                else:
+                    nodes += 1
+                    unique += 1
+            if depth > MAX_DEPTH:
+                return f"the document nests more than {MAX_DEPTH} levels deep"
+            open_nodes.discard(id(node))
+            sizes[id(node)] = (nodes, depth)
+            unique += 1
+            continue
+        if id(node) in sizes:
+            continue
+        if id(node) in open_nodes:
+            return f"a YAML alias at {where or 'the top'} refers to a node that contains it"
+        open_nodes.add(id(node))
+        pending.append((node, where, True))
         if isinstance(node, dict):
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            for key in [k for k in node if not isinstance(k, str)]:
-                if not isinstance(key, _JSON_SCALARS):
-                    return f"a key at {where or 'the top'} is a YAML {type(key).__name__}"
-                node[_key_text(key)] = node.pop(key)
-            for key, value in node.items():
-                if isinstance(value, datetime.date):
-                    node[key] = value.isoformat()  # what Kubernetes reads: the text, not a date
-            pending.extend((f"{where}.{key}".lstrip("."), value) for key, value in node.items())
-        elif isinstance(node, list):
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            node[:] = [v.isoformat() if isinstance(v, datetime.date) else v for v in node]
-            pending.extend((f"{where}[{index}]", item) for index, item in enumerate(node))
-        elif not isinstance(node, _JSON_SCALARS):
-            return (
-                f"the value at {where} is a YAML {type(node).__name__}, which JSON has no type for"
-            )
+            if json_values:
+                for key in [k for k in node if not isinstance(k, str)]:
+                    if not isinstance(key, _JSON_SCALARS):
+                        return f"a key at {where or 'the top'} is a YAML {type(key).__name__}"
+                    node[_key_text(key)] = node.pop(key)
+            items = node.items()
+        else:
+            items = enumerate(node)  # type: ignore[arg-type]
+        for key, value in items:
+            if isinstance(value, _CONTAINERS):
+                pending.append((value, _join(where, key), False))
+            elif json_values and not isinstance(value, _JSON_SCALARS):
+                return (
+                    f"the value at {_join(where, key)} is a YAML {type(value).__name__}, "
+                    "which JSON has no type for"
+                )
+    expanded = sizes.get(id(doc), (1, 0))[0]
+    if expanded > _ALIAS_FREE_NODES and expanded > _ALIAS_GROWTH * unique:
+        return f"YAML aliases expand the document to {expanded} nodes: excessive aliasing"
     return None
+
+
+_JSON_TYPES = frozenset(_JSON_SCALARS)
+
+
+def _walk_tree(doc: object) -> str | None:
+    """document_problem() of a document in which no node is shared. Paths are kept as
+    (parent, key) links and spelled out only for the message."""
+    pending: list[tuple[object, tuple | None, int]] = [(doc, None, 1)]
+    while pending:
+        node, link, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            return f"the document nests more than {MAX_DEPTH} levels deep"
+        if isinstance(node, dict):
+            for key in [k for k in node if type(k) is not str]:
+                if not isinstance(key, _JSON_SCALARS):
+                    return f"a key at {_spelled(link) or 'the top'} is a YAML {type(key).__name__}"
+                node[_key_text(key)] = node.pop(key)
+            items = node.items()
+        else:
+            items = enumerate(node)  # type: ignore[arg-type]
+        for key, value in items:
+            kind = type(value)
+            if kind is dict or kind is list:
+                pending.append((value, (link, key), depth + 1))
+            elif kind not in _JSON_TYPES and not isinstance(value, _JSON_SCALARS):
+                return (
+                    f"the value at {_spelled((link, key))} is a YAML {kind.__name__}, "
+                    "which JSON has no type for"
+                )
+    return None
+
+
+def _spelled(link: tuple | None) -> str:
+    keys = []
+    while link is not None:
+        link, key = link
+        keys.append(key)
+    where = ""
+    for key in reversed(keys):
+        where = _join(where, key)
+    return where
+
+
+def _join(where: str, key: object) -> str:
+    return (
+        f"{where}[{key}]"
+        if isinstance(key, int) and not isinstance(key, bool)
+        else (f"{where}.{key}" if where else str(key))
+    )
 
 
 def _type_name(value: object) -> str:
@@ -256,8 +316,8 @@ def _metadata_reason(metadata: dict) -> str | None:
     return None
 
 
-def _malformed_reason(doc: object) -> str | None:
-    return excessive(doc) or not_json(doc) or _object_reason(doc)
+def _malformed_reason(doc: object, anchored: bool) -> str | None:
+    return document_problem(doc, anchored) or _object_reason(doc)
 
 
 def _object_reason(doc: object) -> str | None:
@@ -371,10 +431,11 @@ def _parse_stream(text: str, file: str, lines: bool) -> Parsed:
             parsed.syntax_errors.append(Problem(file, first_line, f"YAML syntax error: {error}"))
             continue
         line = _first_content_line(chunk, first_line) if lines else None
+        anchored = "&" in chunk
         for doc in docs:
             if doc is None:
                 continue
-            reason = _malformed_reason(doc)
+            reason = _malformed_reason(doc, anchored)
             if reason:
                 parsed.malformed.append(Problem(file, line, reason))
             else:

@@ -35,7 +35,7 @@ def write(outcome: Outcome, out: TextIO) -> None:
             )
             if finding.hint:
                 console.print(f"    [dim]hint: {escape(visible(finding.hint))}[/dim]")
-    objects = sum(len(r.objects) for r in outcome.rendered)
+    objects = sum(len(r.objects) + len(r.ill_shaped) for r in outcome.rendered)
     errors = sum(f.severity is Severity.ERROR for f in outcome.findings)
     warnings = len(outcome.findings) - errors
     verdict = (

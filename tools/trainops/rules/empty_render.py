@@ -22,7 +22,7 @@ SUMMARY = "a root renders to no objects"
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
-    if rendered.loaded and not rendered.objects:
+    if rendered.loaded and not rendered.objects and not rendered.ill_shaped:
         yield Finding(
             ID,
             SEVERITY,
