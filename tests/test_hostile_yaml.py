@@ -47,14 +47,15 @@ def test_an_alias_bomb_in_a_kustomization_never_reaches_kustomize(tmp_path):
     assert "goroutine" not in done.stdout and "out of memory" not in done.stdout
 
 
-# An anchor whose own value holds its alias: libyaml builds a structure that contains itself (a
-# `yes` sends the document to libyaml; yaml-rs would read the alias as null). Kubernetes' go-yaml
-# refuses it; a walk that did not notice went round forever.
+# An anchor whose own value holds its alias: libyaml builds a structure that contains itself, and
+# a walk that did not notice went round forever (a `yes` sent the document to libyaml); yaml-rs
+# reads the alias as null, and the object passed. Kubernetes' go-yaml refuses the document.
 SELF_CONTAINING = "data: &loop {again: *loop, flag: yes}\n"
 
 
-def test_a_document_that_contains_itself_is_one_finding(tmp_path):
-    manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: loop}\n" + SELF_CONTAINING
+@pytest.mark.parametrize("document", [SELF_CONTAINING, "data: &loop {again: *loop}\n"])
+def test_a_document_that_contains_itself_is_one_finding(tmp_path, document):
+    manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: loop}\n" + document
     write_tree(tmp_path, {"loop.yaml": manifest})
     done = _limited("validate", str(tmp_path / "loop.yaml"), seconds=30)
     assert done.returncode == 1, done.stderr

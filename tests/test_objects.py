@@ -90,3 +90,14 @@ def test_the_parse_is_libyamls_whatever_the_scalar(layout, scalar):
         parsed = parse_stream(stream, "s.yaml", lines=False)
         assert not parsed.malformed and not parsed.syntax_errors
         assert parsed.objects[0].doc == expected
+
+
+def test_anchors_aliases_and_merge_keys_read_as_libyaml_reads_them():
+    text = (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, labels: &labels {app: a}}\n"
+        "data:\n  base: &base {x: '1', y: '2'}\n  merged:\n    <<: *base\n    y: '3'\n"
+        "  command: sh -c 'a && b &'\n"
+    )
+    [obj] = parse_stream(text, "s.yaml").objects
+    assert obj.doc == yaml.load(text, Loader=_KubernetesLoader)
+    assert obj.doc["data"]["merged"] == {"x": "1", "y": "3"}

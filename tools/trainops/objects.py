@@ -130,6 +130,12 @@ _YAML11_ONLY = re.compile(
 )
 
 
+# An anchor (`&name`). yaml-rs reads an alias inside its own anchor's value as null, where go-yaml
+# refuses the document; libyaml builds the structure that contains itself, which the walk below
+# reports. Anchored documents are rare in manifests, so they all go through libyaml.
+_ANCHOR = re.compile(r"(?:^|[ \t\[{,])&[^ \t\r\n\[\]{},&]", re.MULTILINE)
+
+
 class _KubernetesLoader(yaml.CSafeLoader):
     """libyaml, reading scalars as Kubernetes' YAML-to-JSON conversion does: an unquoted
     2024-01-01 stays the string it is (JSON has no date), where PyYAML would make a date."""
@@ -144,7 +150,7 @@ _KubernetesLoader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_t
 
 def _load_document(chunk: str) -> list:
     """The document(s) in one chunk, read as libyaml would, as fast as yaml-rs can."""
-    if not _YAML11_ONLY.search(f"\n{chunk}\n"):
+    if not _YAML11_ONLY.search(f"\n{chunk}\n") and not _ANCHOR.search(chunk):
         try:
             return [yaml_rs.loads(chunk)]
         except Exception:  # noqa: BLE001 - any refusal: libyaml decides, and says where
@@ -170,7 +176,7 @@ def document_problem(doc: object, anchored: bool = True) -> str | None:
     """excessive(), or where `doc` holds a value JSON has no type for (binary, a set); keys that
     are not strings become the strings Kubernetes makes of them, in place. One pass.
 
-    `anchored=False` says the text had no `&`: without an anchor there is no alias, so no node is
+    `anchored=False` says the text has no anchor: without one there is no alias, so no node is
     shared and none contains itself, and the cheaper walk of a plain tree suffices."""
     return _walk(doc, json_values=True) if anchored else _walk_tree(doc)
 
@@ -340,7 +346,7 @@ def _object_reason(doc: object) -> str | None:
 
 def _fast_whole(text: str, chunks: list[tuple[int, str]]) -> list[list] | None:
     """Each chunk's documents from one yaml-rs call over the whole stream, when that is safe."""
-    if _YAML11_ONLY.search(f"\n{text}\n"):
+    if _YAML11_ONLY.search(f"\n{text}\n") or _ANCHOR.search(text):
         return None
     try:
         loaded = yaml_rs.loads(text)
@@ -431,7 +437,7 @@ def _parse_stream(text: str, file: str, lines: bool) -> Parsed:
             parsed.syntax_errors.append(Problem(file, first_line, f"YAML syntax error: {error}"))
             continue
         line = _first_content_line(chunk, first_line) if lines else None
-        anchored = "&" in chunk
+        anchored = _ANCHOR.search(chunk) is not None
         for doc in docs:
             if doc is None:
                 continue
