@@ -101,3 +101,17 @@ def test_anchors_aliases_and_merge_keys_read_as_libyaml_reads_them():
     [obj] = parse_stream(text, "s.yaml").objects
     assert obj.doc == yaml.load(text, Loader=_KubernetesLoader)
     assert obj.doc["data"]["merged"] == {"x": "1", "y": "3"}
+
+
+def test_a_parse_read_back_from_the_cache_is_the_parse(tmp_path, monkeypatch):
+    """Large streams are kept as JSON; what JSON cannot say exactly (NaN, infinity) is not kept."""
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path))
+    values = '{big: 1180591620717411303424, tiny: 1.0e-300, zero: -0.0, text: "é\\u2028"}'
+    for extra in ("", ", nan: .nan", ", inf: -.inf"):
+        text = f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c}}\ndata: {values[:-1]}{extra}}}\n"
+        stream = (text + "---\n") * 1000
+        first, again = (parse_stream(stream, "s.yaml") for _ in range(2))
+        assert repr([o.doc for o in again.objects]) == repr([o.doc for o in first.objects])
+        assert [o.line for o in again.objects] == [o.line for o in first.objects]
+        entries = list((tmp_path / "parsed-v1").glob("*.entry"))
+        assert len(entries) == 1  # the NaN and infinity streams were not stored

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from trainops import kustomization
@@ -150,33 +150,39 @@ def _image_line(lines: list[str], start: int | None, image: str) -> int | None:
     return start
 
 
-def image_pins(rendered: Rendered) -> list[Pin]:
-    pins = []
+def image_pins(rendered: Rendered, failing_only: bool = False) -> list[Pin]:
+    """The image of every container, at its `image:` line. `failing_only` keeps only the pins
+    `problem` refuses, and reads source files for those alone (a folder of 10,000 manifests is
+    not held in memory as lines to place pins that pass)."""
+    found = []
     sources: dict[str, list[str]] = {}
     for obj in rendered.objects:
         for template in pod_templates(obj.doc):
             for key in ("initContainers", "containers", "ephemeralContainers"):
                 for index, container in indexed_mappings(template.spec.get(key)):
                     image = container.get("image")
-                    if image:
-                        name, version = split_image(image)
-                        if obj.file not in sources:
-                            try:
-                                sources[obj.file] = read_text(Path(obj.file)).splitlines()
-                            except Unreadable:
-                                sources[obj.file] = []
-                        pins.append(
-                            Pin(
-                                "image",
-                                name,
-                                version,
-                                obj.file,
-                                _image_line(sources[obj.file], obj.line, image),
-                                template.child(f"spec.{key}[{index}].image"),
-                                obj.ref,
-                            )
-                        )
-    return pins
+                    if not image:
+                        continue
+                    name, version = split_image(image)
+                    pin = Pin(
+                        "image",
+                        name,
+                        version,
+                        obj.file,
+                        None,
+                        template.child(f"spec.{key}[{index}].image"),
+                        obj.ref,
+                    )
+                    if failing_only and problem(pin) is None:
+                        continue
+                    if obj.file not in sources:
+                        try:
+                            sources[obj.file] = read_text(Path(obj.file)).splitlines()
+                        except Unreadable:
+                            sources[obj.file] = []
+                    line = _image_line(sources[obj.file], obj.line, image)
+                    found.append(replace(pin, line=line))
+    return found
 
 
 def problem(pin: Pin) -> str | None:

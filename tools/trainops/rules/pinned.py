@@ -26,7 +26,7 @@ SUMMARY = "remote bases, images and charts are pinned to releases"
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
-    found = pins.image_pins(rendered)
+    found = pins.image_pins(rendered, failing_only=True)
     if rendered.path is not None and rendered.path.is_dir():
         found += pins.kustomization_pins(rendered.path)
     for pin in found:
