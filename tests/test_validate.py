@@ -151,3 +151,46 @@ def test_repository_config_declares_every_layer_and_entry_point():
             f"gitops/flux/{env}",
         } <= roots
     assert {"gitops/crds/argo-cd", "gitops/crds/flux", "gitops/argocd/health-checks"} <= roots
+
+
+WIDGET_CRD = """apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: {type: object, properties: {size: {type: integer}}}
+"""
+
+
+def test_a_crd_root_included_only_by_a_root_that_fails_still_gives_its_schemas(tmp_path):
+    """CRD roots that a checked root includes are not rendered on their own; when that root
+    fails to render, the CRD root renders after all, so other roots' custom resources are still
+    checked against its schemas."""
+    write_tree(
+        tmp_path,
+        {
+            "trainops.yaml": "roots: [broken, apps]\ncrdRoots: [crds]\n",
+            "crds/kustomization.yaml": "resources: [widget-crd.yaml]\n",
+            "crds/widget-crd.yaml": WIDGET_CRD,
+            "broken/kustomization.yaml": "resources: [../crds, missing.yaml]\n",
+            "apps/kustomization.yaml": "resources: [widget.yaml]\n",
+            "apps/widget.yaml": "apiVersion: example.com/v1\nkind: Widget\n"
+            "metadata: {name: w, namespace: n}\nspec: {size: big}\n",
+        },
+    )
+    done = run_trainops("validate", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    rules = {(f["rule"], f["file"]) for f in json.loads(done.stdout)}
+    assert ("render-failed", "broken/kustomization.yaml") in rules
+    assert ("schema", "apps/widget.yaml") in rules, rules
+    assert not any(rule == "schema-missing" for rule, _ in rules)

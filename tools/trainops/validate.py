@@ -396,6 +396,16 @@ def catalog_for(
     return Catalog(versions, list(docs.values()), installers)
 
 
+def _reachable(roots: list[Root]) -> set[Path]:
+    """The kustomization folders rendering `roots` reads."""
+    return {
+        folder
+        for root in roots
+        if root.path.is_dir()
+        for folder in kustomization.reachable(root.path)
+    }
+
+
 def load_roots(
     roots: list[Root],
     renderer: Renderer | None,
@@ -432,19 +442,18 @@ def validate(
     started = time.perf_counter()
     objects.forget_parsed()
     crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
-    progress = Progress(len(roots))
-    rendered = load_roots(roots, renderer, jobs, progress)
-    # A CRD root a checked root already includes (operators/kueue, in every environment's
-    # operators layer) is not rendered again: its CRDs are in that render.
-    included = {
-        folder
-        for result in rendered
-        if result.loaded and result.path is not None and result.path.is_dir()
-        for folder in kustomization.reachable(result.path)
-    }
+    # A CRD root a checked root includes (operators/kueue, in every environment's operators
+    # layer) is not rendered again: its CRDs are in that render. The others render alongside the
+    # checked roots; a CRD root only a root that then fails to render included renders after.
+    included = _reachable(roots)
     extra = [r for r in crd_roots if r.path.resolve() not in included]
-    progress.total += len(extra)
-    extra_loaded = load_roots(extra, renderer, jobs, progress) if extra else []
+    progress = Progress(len(roots) + len(extra))
+    loaded = load_roots(roots + extra, renderer, jobs, progress)
+    rendered, extra_loaded = loaded[: len(roots)], loaded[len(roots) :]
+    still_included = _reachable([Root(r.path) for r in rendered if r.loaded and r.path])
+    late = [r for r in crd_roots if r.path.resolve() in included - still_included]
+    progress.total += len(late)
+    extra_loaded += load_roots(late, renderer, jobs, progress) if late else []
     progress.finish()
     # A CRD root that fails to render leaves its kinds without schemas: that failure is reported too.
     rendered += [r for r in extra_loaded if not r.loaded]
