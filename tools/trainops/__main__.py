@@ -1,5 +1,3 @@
-import sys
+from trainops.cli import run
 
-from trainops.cli import main
-
-sys.exit(main())
+run()

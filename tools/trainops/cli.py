@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import os
 import sys
@@ -88,3 +89,14 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_TERMINATED
     finally:
         sys.stdout.flush()
+
+
+def run() -> None:
+    """The console entry point: main(), then exit at once. The interpreter's own exit frees every
+    object of the run one by one (a third of a second after a large run) and nothing needs it:
+    output is flushed here, and files and cache entries were written as the run went."""
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)

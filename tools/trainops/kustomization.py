@@ -35,11 +35,22 @@ def read_kustomization(directory: Path) -> dict:
     return loaded if isinstance(loaded, dict) else {}
 
 
+# Parsed kustomizations by file and the file's identity (inode, size, modification time): the
+# cache key, the renderer, the catalog and several rules all read the same few files, hundreds
+# of times in a run. An edited file has a new identity and is read again. Callers only read.
+_loaded: dict[tuple[str, int, int, int], object] = {}
+_LOADED_MAX = 4096
+
+
 def _load(path: Path) -> object:
     """The parsed file, or a string saying why it cannot be read (kept short: one finding)."""
     try:
-        if not stat.S_ISREG(path.stat().st_mode):
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):
             return "not a regular file"
+        identity = (str(path), status.st_ino, status.st_size, status.st_mtime_ns)
+        if identity in _loaded:
+            return _loaded[identity]
         loaded = yaml.load(path.read_bytes().decode("utf-8"), Loader=yaml.CSafeLoader)
     except OSError as error:
         return f"cannot be read: {error.strerror or error}"
@@ -47,7 +58,11 @@ def _load(path: Path) -> object:
         return f"is not UTF-8 text (byte {error.start} cannot be decoded)"
     except (yaml.YAMLError, RecursionError):
         return None  # kustomize reports a syntax error better, with its line
-    return objects.excessive(loaded) or loaded
+    result = objects.excessive(loaded) or loaded
+    if len(_loaded) >= _LOADED_MAX:
+        _loaded.clear()
+    _loaded[identity] = result
+    return result
 
 
 def unreadable(directory: Path) -> tuple[Path, str] | None:

@@ -484,9 +484,18 @@ def take_origin(doc: dict) -> dict | None:
     if raw is None:
         return None
     try:
-        origin = yaml.load(raw, Loader=yaml.CSafeLoader)
-    except yaml.YAMLError:
-        return None
+        # kustomize writes a few `key: value` lines, read by yaml-rs in microseconds; libyaml
+        # decides whenever a value is not plainly a string (a ref of 1.10 would lose its 0).
+        origin = yaml_rs.loads(raw)
+        if not isinstance(origin, dict) or not all(
+            isinstance(v, str | dict) for v in origin.values()
+        ):
+            origin = yaml.load(raw, Loader=yaml.CSafeLoader)
+    except Exception:  # noqa: BLE001 - any refusal by yaml-rs: libyaml reads it
+        try:
+            origin = yaml.load(raw, Loader=yaml.CSafeLoader)
+        except yaml.YAMLError:
+            return None
     return origin if isinstance(origin, dict) else None
 
 

@@ -68,10 +68,16 @@ class Cluster:
         if not isinstance(path, str) or not path or self.config is None:
             return None
         wanted = (self.config.folder / path.removeprefix("./")).resolve()
-        return next(
-            (r for r in self.everything if r.path is not None and r.path.resolve() == wanted), None
-        )
+        return self.memo("roots by path", _roots_by_path).get(wanted)
 
     def namespace_labels(self, name: str) -> dict[str, str] | None:
         """Labels of the Namespace `name` as this cluster defines it (None if it defines none)."""
         return self._namespaces.get(name)
+
+
+def _roots_by_path(cluster: Cluster) -> dict[Path, Rendered]:
+    found: dict[Path, Rendered] = {}
+    for rendered in cluster.everything:
+        if rendered.path is not None:
+            found.setdefault(rendered.path.resolve(), rendered)
+    return found

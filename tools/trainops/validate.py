@@ -351,14 +351,31 @@ def _crds(rendered: list[Rendered]):
                 yield obj, result
 
 
-def _supplies(crd_root: Root, source: str) -> bool:
-    """Whether a CRD from `source` (its file, or remote origin `repo//path?ref=…`) comes through this root."""
-    for folder in kustomization.reachable(crd_root.path):
-        if source.startswith(display(folder) + "/"):
+@dataclass(frozen=True)
+class _Supplier:
+    """What a CRD root reads: its folders (as findings name files) and the remote resources
+    they list."""
+
+    folders: tuple[str, ...]
+    remotes: tuple[str, ...]
+
+    @classmethod
+    def of(cls, crd_root: Root) -> _Supplier:
+        folders = kustomization.reachable(crd_root.path)
+        remotes = [
+            entry
+            for folder in folders
+            for entry in kustomization.read_kustomization(folder).get("resources") or []
+            if isinstance(entry, str) and kustomization.is_remote(entry)
+        ]
+        return cls(tuple(display(folder) + "/" for folder in folders), tuple(remotes))
+
+    def supplies(self, source: str) -> bool:
+        """Whether a CRD from `source` (its file, or remote origin `repo//path?ref=…`) comes
+        through this root."""
+        if source.startswith(self.folders):
             return True
-        for entry in kustomization.read_kustomization(folder).get("resources") or []:
-            if not isinstance(entry, str) or not kustomization.is_remote(entry):
-                continue
+        for entry in self.remotes:
             if entry == source:  # a remote file
                 return True
             repo, _, rest = entry.partition("//")[2].partition("//")
@@ -367,7 +384,7 @@ def _supplies(crd_root: Root, source: str) -> bool:
                 f"?{ref}"
             ):
                 return True
-    return False
+        return False
 
 
 def _repository_name(path: Path, top: Path | None) -> str:
@@ -387,10 +404,11 @@ def catalog_for(
     config's folder), as the notes in files name it, wherever the command runs from."""
     installers: dict[str, str] = {}
     docs = {}
+    suppliers = [(crd_root, _Supplier.of(crd_root)) for crd_root in crd_roots]
     for obj, result in _crds(loaded):
         docs.setdefault(obj.name, obj.doc)
-        for crd_root in crd_roots:
-            if crd_root.name == result.root or _supplies(crd_root, obj.file):
+        for crd_root, supplier in suppliers:
+            if crd_root.name == result.root or supplier.supplies(obj.file):
                 installers.setdefault(obj.name, _repository_name(crd_root.path, top))
                 break
     return Catalog(versions, list(docs.values()), installers)
