@@ -41,13 +41,15 @@ def overlays(renderer) -> dict[tuple[str, str], list[dict]]:
     """Every overlays/<env>/<layer>, rendered once per session (in parallel)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from helpers import ENVIRONMENTS, LAYERS, REPO, load_docs
+    from helpers import ENVIRONMENTS, LAYERS, REPO, rendered_docs
 
     keys = [(env, layer) for env in ENVIRONMENTS for layer in LAYERS]
     env = renderer.environment()
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        texts = pool.map(lambda key: renderer.build(REPO / "overlays" / key[0] / key[1], env), keys)
-        return {key: load_docs(text) for key, text in zip(keys, texts)}
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        docs = pool.map(
+            lambda key: rendered_docs(renderer, REPO / "overlays" / key[0] / key[1], env), keys
+        )
+        return dict(zip(keys, docs))
 
 
 # The longest tests start first, so that on two workers they run beside the many short ones

@@ -54,6 +54,18 @@ def load_docs(text: str) -> list[dict]:
     return [obj.doc for obj in parsed.objects]
 
 
+def rendered_docs(renderer, path: Path, env: dict[str, str] | None = None) -> list[dict]:
+    """The objects `path` renders to, without kustomize's origin annotations. They come from the
+    origin-annotated render `trainops validate` makes (and caches), so each root of the
+    repository renders once in the whole suite, not once with origins and once without."""
+    from trainops.objects import take_origin
+
+    docs = load_docs(renderer.render(path, env).text)
+    for doc in docs:
+        take_origin(doc)
+    return docs
+
+
 def write_tree(root: Path, files: dict[str, str]) -> Path:
     for name, content in files.items():
         target = root / name

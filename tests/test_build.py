@@ -163,7 +163,9 @@ def test_version_names_the_in_process_backend_and_the_controllers_kustomize():
 
 def test_a_kustomize_of_another_line_than_the_controllers_is_warned_about(tmp_path):
     write_tree(tmp_path, {"k/kustomization.yaml": "resources: [cm.yaml]\n", "k/cm.yaml": CM})
-    done = run_trainops("validate", str(tmp_path / "k"), env={"TRAINOPS_KUSTOMIZE": "kubectl"})
+    done = run_trainops(
+        "validate", "k", cwd=tmp_path, env={"TRAINOPS_KUSTOMIZE": "kubectl"}
+    )  # outside the repository: its CRD roots would all render again with kubectl
     assert done.returncode == 0, done.stderr
     assert "warning: rendering with kustomize v5.5.0 (kubectl kustomize)" in done.stderr
     assert "Argo CD v3.5.1 builds with kustomize 5.8.1" in done.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from helpers import ENVIRONMENTS, LAYERS, REPO, load_docs
+from helpers import ENVIRONMENTS, LAYERS, REPO, rendered_docs
 
 FLOATING = {"HEAD", "main", "master", "latest", ""}
 
@@ -26,7 +26,7 @@ def test_argocd_root_app_points_at_the_layer_applications(env):
 def test_argocd_layers_sync_in_wave_order_from_existing_pinned_paths(renderer, env):
     apps = [
         d
-        for d in load_docs(renderer.build(REPO / "gitops" / "argocd" / env / "apps"))
+        for d in rendered_docs(renderer, REPO / "gitops" / "argocd" / env / "apps")
         if d["kind"] == "Application"
     ]
     by_layer = {app["spec"]["source"]["path"].rsplit("/", 1)[-1]: app for app in apps}
@@ -60,7 +60,7 @@ def test_argocd_layers_sync_in_wave_order_from_existing_pinned_paths(renderer, e
 
 @pytest.mark.parametrize("env", ENVIRONMENTS)
 def test_flux_layers_depend_on_each_other_wait_and_prune(renderer, env):
-    docs = load_docs(renderer.build(REPO / "gitops" / "flux" / env))
+    docs = rendered_docs(renderer, REPO / "gitops" / "flux" / env)
     [source] = [d for d in docs if d["kind"] == "GitRepository"]
     assert set(source["spec"]["ref"]) == {"tag"} and source["spec"]["ref"]["tag"] not in FLOATING
     kustomizations = {d["metadata"]["name"]: d for d in docs if d["kind"] == "Kustomization"}
@@ -107,7 +107,7 @@ def test_every_environment_has_both_entry_points():
 def test_gitops_crds_render_from_pinned_remote_bases(renderer, root, crds):
     names = {
         d["metadata"]["name"]
-        for d in load_docs(renderer.build(REPO / root))
+        for d in rendered_docs(renderer, REPO / root)
         if d["kind"] == "CustomResourceDefinition"
     }
     assert crds <= names

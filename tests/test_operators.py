@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import REPO, load_docs
+from helpers import REPO, rendered_docs
 from restricted import restricted_problems
 
 OPERATORS = {
@@ -34,7 +34,7 @@ OPERATORS = {
 
 @pytest.fixture(scope="module")
 def rendered(renderer) -> dict[str, list[dict]]:
-    return {name: load_docs(renderer.build(REPO / "operators" / name)) for name in OPERATORS}
+    return {name: rendered_docs(renderer, REPO / "operators" / name) for name in OPERATORS}
 
 
 def only(docs: list[dict], kind: str, name: str | None = None) -> dict:

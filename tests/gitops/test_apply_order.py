@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import ENVIRONMENTS, LAYERS, REPO, load_docs
+from helpers import ENVIRONMENTS, LAYERS, REPO, rendered_docs
 
 HEALTH_KEY = "resource.customizations.health."
 # Custom kinds whose CRDs the GitOps tool itself installs, not a layer.
@@ -47,7 +47,7 @@ def custom_kinds(docs: list[dict], installed: dict) -> set[tuple[str, str]]:
 def test_argocd_health_checks_then_operators_platform_workloads(
     renderer, overlays, installed_by, env
 ):
-    docs = load_docs(renderer.build(REPO / "gitops" / "argocd" / env / "apps"))
+    docs = rendered_docs(renderer, REPO / "gitops" / "argocd" / env / "apps")
     assert {group_kind(d) for d in docs} == {("", "ConfigMap"), ("argoproj.io", "Application")}
     [health] = [d for d in docs if d["kind"] == "ConfigMap"]
     assert (health["metadata"]["name"], health["metadata"]["namespace"]) == ("argocd-cm", "argocd")
@@ -80,7 +80,7 @@ def test_argocd_health_checks_then_operators_platform_workloads(
 def test_flux_health_checks_then_operators_platform_workloads(
     renderer, overlays, installed_by, env
 ):
-    docs = load_docs(renderer.build(REPO / "gitops" / "flux" / env))
+    docs = rendered_docs(renderer, REPO / "gitops" / "flux" / env)
     assert {group_kind(d) for d in docs} <= GITOPS_KINDS
     kustomizations = {
         d["spec"]["path"].rsplit("/", 1)[-1]: d for d in docs if d["kind"] == "Kustomization"

@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from crd_statuses import uncovered
-from helpers import ENVIRONMENTS, REPO, load_docs
+from helpers import ENVIRONMENTS, REPO, rendered_docs
 
 cel = pytest.importorskip("cel")
 
@@ -60,7 +60,7 @@ def checks(renderer) -> dict[str, dict[str, dict]]:
     """env -> apiVersion/kind -> the health check expression set, as each entry point ships it."""
     found = {}
     for env in ENVIRONMENTS:
-        for doc in load_docs(renderer.build(REPO / "gitops" / "flux" / env)):
+        for doc in rendered_docs(renderer, REPO / "gitops" / "flux" / env):
             for check in (doc.get("spec") or {}).get("healthCheckExprs") or []:
                 key = f"{check['apiVersion']}/{check['kind']}"
                 assert found.setdefault(env, {}).setdefault(key, check) == check, (

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from crd_statuses import uncovered
-from helpers import REPO, load_docs
+from helpers import REPO, rendered_docs
 
 lua51 = pytest.importorskip("lupa.lua51")
 
@@ -21,7 +21,7 @@ ARGO_STATUSES = {"Healthy", "Progressing", "Degraded", "Suspended", "Missing", "
 
 @pytest.fixture(scope="module")
 def scripts(renderer) -> dict[str, str]:
-    [config_map] = load_docs(renderer.build(REPO / "gitops" / "argocd" / "health-checks"))
+    [config_map] = rendered_docs(renderer, REPO / "gitops" / "argocd" / "health-checks")
     assert (config_map["metadata"]["name"], config_map["metadata"]["namespace"]) == (
         "argocd-cm",
         "argocd",

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from helpers import REPO, load_docs
+from helpers import REPO, rendered_docs
 from trainops.schema.catalog import Catalog
 from trainops.schema.crd import convert
 
@@ -27,7 +27,7 @@ def catalog(renderer) -> Catalog:
     for root in CRD_ROOTS:
         crds += [
             d
-            for d in load_docs(renderer.build(REPO / root))
+            for d in rendered_docs(renderer, REPO / root)
             if d["kind"] == "CustomResourceDefinition"
         ]
     return Catalog(["v1.32"], crds)
@@ -81,11 +81,11 @@ def test_every_custom_resource_with_an_unknown_field_is_rejected(
 
 def test_gitops_objects_are_valid_against_argo_cd_and_flux_crds(catalog, renderer):
     for root in ("gitops/argocd/kind/apps", "gitops/flux/kind"):
-        for doc in load_docs(renderer.build(REPO / root)):
+        for doc in rendered_docs(renderer, REPO / root):
             assert errors(catalog, doc) == [], (root, doc["kind"])
     bad_app = next(
         d
-        for d in load_docs(renderer.build(REPO / "gitops/argocd/kind/apps"))
+        for d in rendered_docs(renderer, REPO / "gitops/argocd/kind/apps")
         if d["kind"] == "Application"
     )
     bad_app["spec"]["syncPolicy"]["retry"]["limit"] = "five"
