@@ -155,3 +155,24 @@ def findings_by_object(rule: str) -> dict[tuple[str, str], list[tuple[str, str]]
     ):
         result.setdefault((env, obj), []).append((path, message))
     return result
+
+
+# A small CRD with a schema, for tests that need a custom resource of their own.
+WIDGET_CRD = """apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  versions:
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: {type: object, properties: {size: {type: integer}}}
+"""

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import REPO, RESTRICTED_NAMESPACE, git, write_tree
+from helpers import REPO, RESTRICTED_NAMESPACE, WIDGET_CRD, git, write_tree
 
 WORKFLOW = REPO / ".github" / "workflows" / "trainops.yaml"
 HOOKS = REPO / ".pre-commit-hooks.yaml"
@@ -20,24 +20,6 @@ BIN = Path(sys.executable).parent
 
 # A repository using the hooks: one environment (platform + workloads layers) with a restricted
 # namespace, and a local CRD so the CRD-note hook has something to check. All local: no mirror.
-WIDGET_CRD = """apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec: {type: object, properties: {size: {type: integer}}}
-"""
 WIDGET_NOTE = (
     "# Custom resources in this file, and the folder that installs each one's CRD\n"
     "# (apply that layer first; until then `kubectl apply --dry-run=client` fails as shown):\n"

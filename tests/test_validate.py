@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from helpers import REPO, run_trainops, write_tree
+from helpers import REPO, WIDGET_CRD, run_trainops, write_tree
 
 CONFIGMAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n"
 
@@ -151,25 +151,6 @@ def test_repository_config_declares_every_layer_and_entry_point():
             f"gitops/flux/{env}",
         } <= roots
     assert {"gitops/crds/argo-cd", "gitops/crds/flux", "gitops/argocd/health-checks"} <= roots
-
-
-WIDGET_CRD = """apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: widgets.example.com}
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {kind: Widget, plural: widgets}
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec: {type: object, properties: {size: {type: integer}}}
-"""
 
 
 def test_a_crd_root_included_only_by_a_root_that_fails_still_gives_its_schemas(tmp_path):

@@ -199,6 +199,16 @@ def _key_text(key: object) -> str:
     return {True: "true", False: "false", None: "null"}.get(key, str(key))  # type: ignore[arg-type]
 
 
+def _stringify_keys(node: dict) -> str | None:
+    """Make the mapping's scalar keys the strings Kubernetes makes of them, in place; the type
+    name of a key that is no scalar (which JSON cannot hold), else None."""
+    for key in [k for k in node if type(k) is not str]:
+        if not isinstance(key, _JSON_SCALARS):
+            return type(key).__name__
+        node[_key_text(key)] = node.pop(key)
+    return None
+
+
 def _walk(doc: object, json_values: bool) -> str | None:
     """Linear in the parsed size: each node shared through an alias is sized once."""
     sizes: dict[int, tuple[int, int]] = {}  # id -> (expanded nodes, depth), once finished
@@ -231,11 +241,9 @@ def _walk(doc: object, json_values: bool) -> str | None:
         open_nodes.add(id(node))
         pending.append((node, where, True))
         if isinstance(node, dict):
-            if json_values:
-                for key in [k for k in node if not isinstance(k, str)]:
-                    if not isinstance(key, _JSON_SCALARS):
-                        return f"a key at {where or 'the top'} is a YAML {type(key).__name__}"
-                    node[_key_text(key)] = node.pop(key)
+            wrong_key = _stringify_keys(node) if json_values else None
+            if wrong_key:
+                return f"a key at {where or 'the top'} is a YAML {wrong_key}"
             items = node.items()
         else:
             items = enumerate(node)  # type: ignore[arg-type]
@@ -265,10 +273,9 @@ def _walk_tree(doc: object) -> str | None:
         if depth > MAX_DEPTH:
             return f"the document nests more than {MAX_DEPTH} levels deep"
         if isinstance(node, dict):
-            for key in [k for k in node if type(k) is not str]:
-                if not isinstance(key, _JSON_SCALARS):
-                    return f"a key at {_spelled(link) or 'the top'} is a YAML {type(key).__name__}"
-                node[_key_text(key)] = node.pop(key)
+            wrong_key = _stringify_keys(node)
+            if wrong_key:
+                return f"a key at {_spelled(link) or 'the top'} is a YAML {wrong_key}"
             items = node.items()
         else:
             items = enumerate(node)  # type: ignore[arg-type]
