@@ -86,9 +86,20 @@ def operator_pod(obj: K8sObject, template: PodTemplate, cluster: Cluster) -> Ope
     return OperatorPod(template)
 
 
-def _append(spec: dict, key: str, items: list) -> tuple[dict, int]:
+def _appended(spec: dict, key: str, items: list, description: str) -> tuple[dict, list[Addition]]:
+    """`spec` with `items` appended to its list `key`, and an Addition for each (an added
+    container also carries its name, for clashes with the template's own)."""
     existing = sequence(spec.get(key))
-    return {**spec, key: existing + items}, len(existing)
+    containers = key in ("containers", "initContainers")
+    return {**spec, key: existing + items}, [
+        Addition(
+            f"spec.{key}[{len(existing) + i}]",
+            f"spec.{key}",
+            description,
+            item.get("name") if containers and isinstance(item, dict) else None,
+        )
+        for i, item in enumerate(items)
+    ]
 
 
 def _training_operator(obj: K8sObject, template: PodTemplate, cluster: Cluster) -> OperatorPod:
@@ -100,17 +111,12 @@ def _training_operator(obj: K8sObject, template: PodTemplate, cluster: Cluster) 
             template,
             error=f"cannot read the init container the Training Operator injects: {injected.error}",
         )
-    spec, start = _append(template.spec, "initContainers", injected.containers)
-    described = f"the init-pytorch container the Training Operator injects, from {injected.source}"
-    additions = [
-        Addition(
-            f"spec.initContainers[{start + i}]",
-            "spec.initContainers",
-            described,
-            container.get("name"),
-        )
-        for i, container in enumerate(injected.containers)
-    ]
+    spec, additions = _appended(
+        template.spec,
+        "initContainers",
+        injected.containers,
+        f"the init-pytorch container the Training Operator injects, from {injected.source}",
+    )
     return OperatorPod(PodTemplate(template.path, template.metadata, spec), additions)
 
 
@@ -143,15 +149,13 @@ def _kuberay(obj: K8sObject, template: PodTemplate) -> OperatorPod:
         }
         if ray.get("securityContext") is not None:
             wait["securityContext"] = copy.deepcopy(ray["securityContext"])
-        spec, start = _append(spec, "initContainers", [wait])
-        additions.append(
-            Addition(
-                f"spec.initContainers[{start}]",
-                "spec.initContainers",
-                "the wait-gcs-ready init container KubeRay adds to worker Pods",
-                "wait-gcs-ready",
-            )
+        spec, added = _appended(
+            spec,
+            "initContainers",
+            [wait],
+            "the wait-gcs-ready init container KubeRay adds to worker Pods",
         )
+        additions += added
     elif template.path.endswith("headGroupSpec.template"):
         ray_cluster = mapping(_at(obj.doc, cluster_path))
         if ray_cluster.get("enableInTreeAutoscaling") is True:
@@ -169,16 +173,14 @@ def _kuberay(obj: K8sObject, template: PodTemplate) -> OperatorPod:
             }
             if options.get("securityContext") is not None:
                 autoscaler["securityContext"] = copy.deepcopy(options["securityContext"])
-            spec, start = _append(spec, "containers", [autoscaler])
-            additions.append(
-                Addition(
-                    f"spec.containers[{start}]",
-                    "spec.containers",
-                    "the autoscaler container KubeRay adds to the head Pod "
-                    "(its securityContext comes from autoscalerOptions.securityContext)",
-                    "autoscaler",
-                )
+            spec, added = _appended(
+                spec,
+                "containers",
+                [autoscaler],
+                "the autoscaler container KubeRay adds to the head Pod "
+                "(its securityContext comes from autoscalerOptions.securityContext)",
             )
+            additions += added
     return OperatorPod(PodTemplate(template.path, template.metadata, spec), additions)
 
 
@@ -245,8 +247,10 @@ def _volcano_svc(
             )
         )
     volume = f"{job}-svc"
-    spec, start = _append(spec, "volumes", [{"name": volume, "configMap": {"name": volume}}])
-    additions.append(Addition(f"spec.volumes[{start}]", "spec.volumes", f"the volume {svc} adds"))
+    spec, added = _appended(
+        spec, "volumes", [{"name": volume, "configMap": {"name": volume}}], f"the volume {svc} adds"
+    )
+    additions += added
     env = []
     for other in tasks:
         key = str(other.get("name") or "").replace("-", "_").upper()
@@ -328,14 +332,12 @@ def _volcano_pytorch(flags: dict[str, str], task: str, spec: dict) -> tuple[dict
             # The plugin's generated wait script does not affect admission; not modelled.
             "command": ["sh", "-c", "until nc -z $MASTER_ADDR $MASTER_PORT; do sleep 2; done"],
         }
-        spec, start = _append(spec, "initContainers", [wait])
-        additions.append(
-            Addition(
-                f"spec.initContainers[{start}]",
-                "spec.initContainers",
-                f"the wait-for-master init container {plugin} adds to worker Pods "
-                "(--wait-master-enabled)",
-                "wait-for-master",
-            )
+        spec, added = _appended(
+            spec,
+            "initContainers",
+            [wait],
+            f"the wait-for-master init container {plugin} adds to worker Pods "
+            "(--wait-master-enabled)",
         )
+        additions += added
     return spec, additions
