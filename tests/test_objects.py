@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-import yaml
 
-from trainops.objects import _KubernetesLoader, parse_stream, split_documents
+from trainops.objects import parse_stream, split_documents
 
 STREAM = """\
 # leading comment
@@ -56,51 +55,65 @@ def test_generate_name_counts_as_a_name_and_objects_expose_their_group():
     assert parsed.objects[0].group == "batch"
 
 
-# Scalars YAML 1.1 (libyaml, and Kubernetes' go-yaml) reads differently from YAML 1.2, in every
-# position the fast parser's pre-scan must catch: a block value, a key, a sequence item, flow.
-_DIVERGING = ["yes", "No", "on", "OFF", "y", "0644", "-017", "0b101", "1:20", "1:20:30.5", "1e3"]
-_DIVERGING += ["1_000", "+12", ".5", "0o17", "~", "Null", "'quoted'", "2024-01-01"]
-_DIVERGING += ["2024-01-01 10:00:00", "2001-12-14t21:59:43.10-05:00", "2001-12-14T21:59:43Z"]
+# Plain scalars and the value Kubernetes reads them as: sigs.k8s.io/yaml's go-yaml v2 fork,
+# goyaml.v2/resolve.go `resolve` (and decode.go, which keeps a timestamp's text). Each must come
+# out so wherever it stands (a block value, a key, a sequence item, flow), whether the fast
+# parser's pre-scan sends its document to libyaml or not; keys then become Kubernetes' strings.
+_GO_YAML = {
+    "yes": True, "No": False, "on": True, "OFF": False, "y": True, "N": False,
+    "0644": 420, "-017": -15, "0o17": 15, "0x1F": 31, "0b101": 5, "1_000": 1000, "+12": 12,
+    "09": 9.0, "1e3": 1000.0, ".5": 0.5, "1:20": "1:20", "1:20:30.5": "1:20:30.5",
+    "'quoted'": "quoted", "'yes'": "yes", "2024-01-01": "2024-01-01",
+    "2024-01-01 10:00:00": "2024-01-01 10:00:00",
+    "2001-12-14t21:59:43.10-05:00": "2001-12-14t21:59:43.10-05:00",
+    "2001-12-14T21:59:43Z": "2001-12-14T21:59:43Z",
+}  # fmt: skip
+_KEY_TEXT = {True: "true", False: "false", 420: "420", -15: "-15", 15: "15", 31: "31", 5: "5"}
+_KEY_TEXT.update({1000: "1000", 12: "12", 9: "9", 0.5: "0.5"})
 
 
-@pytest.mark.parametrize("scalar", _DIVERGING)
-@pytest.mark.parametrize(
-    "layout",
-    [
-        "data:\n  value: {s}\n",
-        "data:\n  {s}: value\n",
-        "data:\n  list:\n    - {s}\n    - - {s}\n",
-        "data: {{value: {s}, list: [{s}, x]}}\n",
-    ],
-)
-def test_the_parse_is_libyamls_whatever_the_scalar(layout, scalar):
-    """The parse rendered roots and the tests' load_docs go through gives what libyaml gives
-    (dates as their text, as Kubernetes' YAML-to-JSON conversion keeps them)."""
-    text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n" + layout.format(s=scalar)
-    expected = yaml.load(text, Loader=_KubernetesLoader)
-    # Keys other than strings become the strings Kubernetes makes of them (True -> "true").
-    expected["data"] = {
-        {True: "true", False: "false", None: "null"}.get(k, str(k))
-        if not isinstance(k, str)
-        else k: v
-        for k, v in expected["data"].items()
-    }
+@pytest.mark.parametrize("scalar", _GO_YAML)
+@pytest.mark.parametrize("layout", ["value", "key", "item", "flow"])
+def test_a_scalar_reads_as_kubernetes_reads_it(layout, scalar):
+    value = _GO_YAML[scalar]
+    key = value if isinstance(value, str) else _KEY_TEXT[value]
+    text, expected = {
+        "value": (f"data:\n  v: {scalar}\n", {"v": value}),
+        "key": (f"data:\n  {scalar}: v\n", {key: "v"}),
+        "item": (f"data:\n  l:\n    - {scalar}\n    - - {scalar}\n", {"l": [value, [value]]}),
+        "flow": (f"data: {{v: {scalar}, l: [{scalar}, x]}}\n", {"v": value, "l": [value, "x"]}),
+    }[layout]
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n" + text
     big = (text + "---\n") * 2000  # past the size that takes the cached whole-stream path
     for stream in (text, big):
         parsed = parse_stream(stream, "s.yaml", lines=False)
         assert not parsed.malformed and not parsed.syntax_errors
-        assert parsed.objects[0].doc == expected
+        doc = parsed.objects[0].doc["data"]
+        assert doc == expected
+        # An integral float and an int are the same JSON number; a bool, a string or null is not.
+        kinds = [_json_kind(v) for v in doc.values()]
+        assert kinds == [_json_kind(v) for v in expected.values()]
 
 
-def test_anchors_aliases_and_merge_keys_read_as_libyaml_reads_them():
+def _json_kind(value: object) -> object:
+    if isinstance(value, list):
+        return [_json_kind(v) for v in value]
+    return "number" if type(value) in (int, float) else type(value)
+
+
+def test_anchors_aliases_and_merge_keys_read_as_kubernetes_reads_them():
     text = (
         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, labels: &labels {app: a}}\n"
-        "data:\n  base: &base {x: '1', y: '2'}\n  merged:\n    <<: *base\n    y: '3'\n"
-        "  command: sh -c 'a && b &'\n"
+        "data:\n  base: &base {p: '1', q: '2'}\n  merged:\n    <<: *base\n    q: '3'\n"
+        "  again: *labels\n  command: sh -c 'a && b &'\n"
     )
     [obj] = parse_stream(text, "s.yaml").objects
-    assert obj.doc == yaml.load(text, Loader=_KubernetesLoader)
-    assert obj.doc["data"]["merged"] == {"x": "1", "y": "3"}
+    assert obj.doc["data"] == {
+        "base": {"p": "1", "q": "2"},
+        "merged": {"p": "1", "q": "3"},
+        "again": {"app": "a"},
+        "command": "sh -c 'a && b &'",
+    }
 
 
 def test_a_parse_read_back_from_the_cache_is_the_parse(tmp_path, monkeypatch):
@@ -115,3 +128,28 @@ def test_a_parse_read_back_from_the_cache_is_the_parse(tmp_path, monkeypatch):
         assert [o.line for o in again.objects] == [o.line for o in first.objects]
         entries = list((tmp_path / "parsed-v1").glob("*.entry"))
         assert len(entries) == 1  # the NaN and infinity streams were not stored
+
+
+def test_keys_that_are_not_strings_become_what_kubernetes_makes_of_them():
+    """sigs.k8s.io/yaml (convertToJSONableObject) writes an int key in decimal (1 stays "1", not
+    the "true" a lookup keyed by True also finds for 1), a bool as true/false and a float as Go's
+    FormatFloat(key, 'g', -1, 32); a null key it refuses."""
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"
+    text += "data: {1: a, 0: b, 1.5: c, 100.0: d, 1.0e+6: e, 3.14159265358979: f, .inf: g}\n"
+    text += "extra: {true: h, false: i}\n"
+    [obj] = parse_stream(text, "s.yaml").objects
+    assert obj.doc["data"] == {
+        "1": "a",
+        "0": "b",
+        "1.5": "c",
+        "100": "d",
+        "1e+06": "e",
+        "3.1415927": "f",
+        ".inf": "g",
+    }
+    assert obj.doc["extra"] == {"true": "h", "false": "i"}
+    null_key = parse_stream(text.replace("1: a", "~: a"), "s.yaml")
+    assert not null_key.objects
+    assert null_key.malformed[0].message == (
+        "a key at data is null, which Kubernetes cannot use as a key"
+    )

@@ -43,7 +43,7 @@ def test_clean_json_is_an_empty_list(tmp_path):
 
 
 def test_text_groups_findings_by_file_with_rule_and_line(tmp_path):
-    write_tree(tmp_path, {"a.yaml": "kind: [\n", "b.yaml": CONFIGMAP.format(name="y")})
+    write_tree(tmp_path, {"a.yaml": "kind: [\n", "b.yaml": CONFIGMAP.format(name="second")})
     done = run_trainops("validate", str(tmp_path))
     assert done.returncode == 1
     assert f"{tmp_path}/a.yaml:1: error [yaml-syntax]:" in done.stdout

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import stat
+import struct
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,16 +98,17 @@ def split_documents(text: str) -> list[tuple[int, str]]:
     return chunks
 
 
-# Plain scalars that YAML 1.1 (which Kubernetes' parser and libyaml follow) reads differently from
-# YAML 1.2 (yaml-rs): yes/no/on/off booleans, 0-prefixed octals (defaultMode: 0644), 1:20
-# sexagesimals, 1e3 without a dot, underscores in numbers, timestamps, and merge keys. A document holding any,
-# as a whole key or value, goes through libyaml. Possessive quantifiers keep the scan linear.
+# Plain scalars Kubernetes' go-yaml v2 may read differently from YAML 1.2 (yaml-rs): y/yes/on
+# booleans, 0-prefixed octals (defaultMode: 0644), binary, underscores in numbers, timestamps and
+# merge keys (and, to be safe, 1:20 and 1e3, which both read alike). A document holding any, as a
+# whole key or value, goes through libyaml with go-yaml's scalar rules (_KubernetesLoader).
+# Possessive quantifiers keep the scan linear.
 _TOKEN = (
     r"(?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF"
     r"|[-+]?0[0-7_]++|0o[0-7]++|[-+]?0b[01_]++|[-+]?[0-9][0-9_]*+(?::[0-5]?[0-9])++(?:\.[0-9_]*+)?"
     r"|[-+]?[0-9][0-9_]*+(?:\.[0-9_]*+)?[eE][-+]?[0-9]++|[-+]?[0-9]++_[0-9_]*+"
-    # Timestamps: both parsers make dates of them, but Kubernetes keeps the text, as libyaml
-    # does here (_KubernetesLoader); yaml-rs's date would lose "10:00:00" to isoformat's "T".
+    # Timestamps: yaml-rs makes dates of them, but Kubernetes keeps the text (_KubernetesLoader);
+    # yaml-rs's date would lose "10:00:00" to isoformat's "T".
     r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]++)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*+)?"
     r"(?:[ \t]*+(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?)"
 )
@@ -145,16 +148,63 @@ def _anchored(text: str) -> bool:
     return "&" in text and _ANCHOR.search(text) is not None
 
 
+# How Kubernetes reads a plain (unquoted) scalar: sigs.k8s.io/yaml's fork of go-yaml v2,
+# goyaml.v2/resolve.go `resolve`. Booleans include y/Y/n/N; there are no base-60 numbers (1:20
+# stays text); an int is anything strconv.ParseInt(text without "_", 0, 64) takes (0644 is
+# octal, 0o17, 0x1F, 0b101); a float is `yamlStyleFloat` (1e3 needs no dot) or starts with ".";
+# a timestamp stays its text when decoded into an interface (go-yaml v2 decode.go, kept for
+# backward compatibility), which is what the YAML-to-JSON conversion decodes into.
+_GO_YAML_WORDS: dict[str, object] = {
+    **dict.fromkeys(
+        ["y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"], True
+    ),
+    **dict.fromkeys(
+        ["n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"], False
+    ),
+    **dict.fromkeys(["", "~", "null", "Null", "NULL"], None),
+    **dict.fromkeys([".nan", ".NaN", ".NAN"], math.nan),
+    **dict.fromkeys([".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"], math.inf),
+    **dict.fromkeys(["-.inf", "-.Inf", "-.INF"], -math.inf),
+}
+_GO_INT = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|0[oO]?[0-7]+|0[bB][01]+|[1-9][0-9]*|0)")
+_GO_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+_GO_DOT_FLOAT = re.compile(r"\.[0-9]+(?:[eE][-+]?[0-9]+)?")
+_TEXT = object()  # a scalar go-yaml keeps as a string
+
+
+def _go_yaml_scalar(text: str) -> object:
+    """The value go-yaml v2 gives a plain scalar (_TEXT when it stays a string)."""
+    if text in _GO_YAML_WORDS:
+        return _GO_YAML_WORDS[text]
+    if text.startswith("."):
+        return float(text) if _GO_DOT_FLOAT.fullmatch(text) else _TEXT
+    if not text or text[0] not in "+-0123456789":
+        return _TEXT
+    plain = text.replace("_", "")
+    if _GO_INT.fullmatch(plain):
+        sign = -1 if plain.startswith("-") else 1
+        digits = plain.lstrip("+-")
+        if len(digits) > 1 and digits[0] == "0" and digits[1] in "0123456789oO":
+            return sign * int(digits.lstrip("0oO") or "0", 8)
+        return sign * int(digits, 0)
+    if _GO_FLOAT.fullmatch(plain):
+        return float(plain)
+    return _TEXT
+
+
 class _KubernetesLoader(yaml.CSafeLoader):
-    """libyaml, reading scalars as Kubernetes' YAML-to-JSON conversion does: an unquoted
-    2024-01-01 stays the string it is (JSON has no date), where PyYAML would make a date."""
+    """libyaml's parser with go-yaml v2's reading of plain scalars (see _go_yaml_scalar)."""
+
+    def resolve(self, kind, value, implicit):  # type: ignore[override]
+        if kind is yaml.ScalarNode and implicit[0]:
+            if value == "<<":
+                return "tag:yaml.org,2002:merge"
+            return _GO_TAG if _go_yaml_scalar(value) is not _TEXT else "tag:yaml.org,2002:str"
+        return super().resolve(kind, value, implicit)
 
 
-def _timestamp_as_text(loader: yaml.SafeLoader, node: yaml.Node) -> str:
-    return str(node.value)
-
-
-_KubernetesLoader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
+_GO_TAG = "tag:trainops,2026:go-yaml-scalar"
+_KubernetesLoader.add_constructor(_GO_TAG, lambda loader, node: _go_yaml_scalar(str(node.value)))
 
 
 def _load_document(chunk: str) -> list:
@@ -177,40 +227,8 @@ _ALIAS_FREE_NODES = 100_000  # below this, any amount of aliasing is cheap enoug
 
 
 def excessive(doc: object) -> str | None:
-    """Why `doc` is too deep, contains itself or expands too far through aliases, or None."""
-    return _walk(doc, json_values=False)
-
-
-def document_problem(doc: object, anchored: bool = True) -> str | None:
-    """excessive(), or where `doc` holds a value JSON has no type for (binary, a set); keys that
-    are not strings become the strings Kubernetes makes of them, in place. One pass.
-
-    `anchored=False` says the text has no anchor: without one there is no alias, so no node is
-    shared and none contains itself, and the cheaper walk of a plain tree suffices."""
-    return _walk(doc, json_values=True) if anchored else _walk_tree(doc)
-
-
-_JSON_SCALARS = (str, int, float, bool, type(None))
-_CONTAINERS = (dict, list)
-
-
-def _key_text(key: object) -> str:
-    """A mapping key as Kubernetes' YAML-to-JSON conversion writes it (true, 1, 1.5, null)."""
-    return {True: "true", False: "false", None: "null"}.get(key, str(key))  # type: ignore[arg-type]
-
-
-def _stringify_keys(node: dict) -> str | None:
-    """Make the mapping's scalar keys the strings Kubernetes makes of them, in place; the type
-    name of a key that is no scalar (which JSON cannot hold), else None."""
-    for key in [k for k in node if type(k) is not str]:
-        if not isinstance(key, _JSON_SCALARS):
-            return type(key).__name__
-        node[_key_text(key)] = node.pop(key)
-    return None
-
-
-def _walk(doc: object, json_values: bool) -> str | None:
-    """Linear in the parsed size: each node shared through an alias is sized once."""
+    """Why `doc` is too deep, contains itself or expands too far through aliases, or None
+    (linear in its parsed size: each node shared through an alias is sized once)."""
     sizes: dict[int, tuple[int, int]] = {}  # id -> (expanded nodes, depth), once finished
     open_nodes: set[int] = set()  # entered, not finished: meeting one again is a cycle
     pending: list[tuple[object, str, bool]] = [(doc, "", False)]
@@ -240,24 +258,76 @@ def _walk(doc: object, json_values: bool) -> str | None:
             return f"a YAML alias at {where or 'the top'} refers to a node that contains it"
         open_nodes.add(id(node))
         pending.append((node, where, True))
-        if isinstance(node, dict):
-            wrong_key = _stringify_keys(node) if json_values else None
-            if wrong_key:
-                return f"a key at {where or 'the top'} is a YAML {wrong_key}"
-            items = node.items()
-        else:
-            items = enumerate(node)  # type: ignore[arg-type]
+        items = node.items() if isinstance(node, dict) else enumerate(node)  # type: ignore[arg-type]
         for key, value in items:
             if isinstance(value, _CONTAINERS):
                 pending.append((value, _join(where, key), False))
-            elif json_values and not isinstance(value, _JSON_SCALARS):
-                return (
-                    f"the value at {_join(where, key)} is a YAML {type(value).__name__}, "
-                    "which JSON has no type for"
-                )
     expanded = sizes.get(id(doc), (1, 0))[0]
     if expanded > _ALIAS_FREE_NODES and expanded > _ALIAS_GROWTH * unique:
         return f"YAML aliases expand the document to {expanded} nodes: excessive aliasing"
+    return None
+
+
+def document_problem(doc: object, anchored: bool = True) -> str | None:
+    """excessive(), or where `doc` holds a value JSON has no type for (binary, a set); keys that
+    are not strings become the strings Kubernetes makes of them, in place.
+
+    `anchored=False` says the text has no anchor: without one there is no alias, so no node is
+    shared and none contains itself, and one walk of a plain tree does it all. An anchored
+    document is first bounded by excessive(), so the tree walk after it visits a bounded number
+    of nodes, shared ones included."""
+    return (excessive(doc) if anchored else None) or _walk_tree(doc)
+
+
+_JSON_SCALARS = (str, int, float, bool, type(None))
+_CONTAINERS = (dict, list)
+
+
+def _key_text(key: int | float | bool) -> str:
+    """A mapping key as Kubernetes' YAML-to-JSON conversion writes it (sigs.k8s.io/yaml,
+    convertToJSONableObject): an int in decimal, a bool as true/false, a float as Go's
+    strconv.FormatFloat(key, 'g', -1, 32) with .inf, -.inf and .nan spelled as YAML does."""
+    if isinstance(key, bool):  # before int: True == 1, and would be spelled "1"
+        return "true" if key else "false"
+    if isinstance(key, int):
+        return str(key)
+    if math.isnan(key):
+        return ".nan"
+    if math.isinf(key):
+        return ".inf" if key > 0 else "-.inf"
+    return _go_shortest_float32(key)
+
+
+def _go_shortest_float32(value: float) -> str:
+    """strconv.FormatFloat(value, 'g', -1, 32): the fewest digits that read back as the same
+    float32, in exponent form when the exponent is below -4 or at least 6 (strconv/ftoa.go,
+    formatDigits: "if precision was the shortest possible, use precision 6")."""
+    single = struct.unpack("f", struct.pack("f", value))[0]
+    text = f"{single:.8e}"  # nine digits always read back as the same float32
+    for digits in range(1, 9):
+        shorter = f"{single:.{digits - 1}e}"
+        if struct.unpack("f", struct.pack("f", float(shorter)))[0] == single:
+            text = shorter
+            break
+    mantissa, _, exponent_text = text.partition("e")
+    exponent = int(exponent_text)
+    significant = mantissa.replace("-", "").replace(".", "").rstrip("0") or "0"
+    if exponent < -4 or exponent >= 6:
+        sign = "-" if single < 0 else ""
+        fraction = f".{significant[1:]}" if len(significant) > 1 else ""
+        return f"{sign}{significant[0]}{fraction}e{'-' if exponent < 0 else '+'}{abs(exponent):02d}"
+    return f"{single:.{max(len(significant) - exponent - 1, 0)}f}"
+
+
+def _stringify_keys(node: dict) -> str | None:
+    """Make the mapping's number and boolean keys the strings Kubernetes makes of them, in
+    place; what a key Kubernetes refuses is (null, or no scalar at all), else None."""
+    for key in [k for k in node if type(k) is not str]:
+        if key is None:
+            return "null, which Kubernetes cannot use as a key"
+        if not isinstance(key, int | float):
+            return f"a YAML {type(key).__name__}"
+        node[_key_text(key)] = node.pop(key)
     return None
 
 
@@ -275,7 +345,7 @@ def _walk_tree(doc: object) -> str | None:
         if isinstance(node, dict):
             wrong_key = _stringify_keys(node)
             if wrong_key:
-                return f"a key at {_spelled(link) or 'the top'} is a YAML {wrong_key}"
+                return f"a key at {_spelled(link) or 'the top'} is {wrong_key}"
             items = node.items()
         else:
             items = enumerate(node)  # type: ignore[arg-type]
@@ -379,13 +449,14 @@ def _fast_whole(text: str, chunks: list[tuple[int, str]]) -> list[list] | None:
 # order of magnitude faster than YAML parses (a rendered root with CRDs, a big manifest).
 _PARSED_FOLDER = "parsed-v1"
 _CACHED_FROM = 32 * 1024
+_PARSER = cache.source_digest(__file__)  # this module is the parser
 
 
 def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
     """Parse a multi-document YAML stream; `lines=False` skips line bookkeeping (rendered output)."""
     if len(text) < _CACHED_FROM:
         return _parse_stream(text, file, lines)
-    key = cache.key_of(_PARSED_FOLDER, text, str(lines))
+    key = cache.key_of(_PARSED_FOLDER, _PARSER, text, str(lines))
     payload = cache.load(_PARSED_FOLDER, key)
     restored = _from_payload(payload, file) if payload is not None else None
     if restored is not None:
