@@ -251,3 +251,20 @@ def test_a_changed_checkout_of_a_remote_base_is_checked_out_again(mirror, privat
     assert remote_bases.tree(mirror, "kubernetes-sigs/jobset", commit) == checkout
     assert kustomization.read_text() == original
     assert not (checkout / "config" / "planted.yaml").exists()
+
+
+def test_a_cached_parse_or_render_is_keyed_by_the_code_that_made_it(
+    renderer, private_cache, two_roots, monkeypatch
+):
+    """An upgraded trainops (or an edited parser) never reads back what an older one computed."""
+    from trainops import objects, render_cache
+
+    text = "".join(CM.format(name=f"c{n}", value=n) + "---\n" for n in range(1000))
+    parse_stream(text, "big.yaml")
+    renderer.render(two_roots / "a")
+    assert renderer.render(two_roots / "a").cached
+    monkeypatch.setattr(objects, "_PARSER", "another parser")
+    monkeypatch.setattr(render_cache, "_RENDERER", "another renderer")
+    assert not renderer.render(two_roots / "a").cached
+    parse_stream(text, "big.yaml")
+    assert len(list((private_cache / "parsed-v1").glob("*.entry"))) == 2

@@ -36,6 +36,12 @@ def key_of(*parts: str | bytes) -> str:
     return digest.hexdigest()
 
 
+def source_digest(*files: str) -> str:
+    """A digest of the source files that compute a cached value: part of its key, so an
+    upgraded (or edited) trainops never reads back what an older one computed."""
+    return key_of(*(Path(file).read_bytes() for file in files))
+
+
 def entry_path(name: str, key: str) -> Path:
     return folder(name) / f"{key[:40]}{_SUFFIX}"
 

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from trainops.render import Renderer
 
 FOLDER = "renders-v2"
+# The modules that build the tree kustomize renders and read its output back.
+_RENDERER = cache.source_digest(
+    __file__, raw_files.__file__, remote_bases.__file__, kustomization.__file__
+)
 _MAX_REFERENCE = 1024  # longer strings are inline patches, not file names
 
 
@@ -111,7 +115,8 @@ def key(renderer: Renderer, directory: Path, origins: bool) -> Key | None:
         version = backend.version()
     except CannotRun:
         return None
-    return Key(cache.key_of(FOLDER, backend.name, version, str(origins), *read.parts), read.anchor)
+    parts = (FOLDER, _RENDERER, backend.name, version, str(origins), *read.parts)
+    return Key(cache.key_of(*parts), read.anchor)
 
 
 _STRIPES = 256

@@ -1,8 +1,8 @@
 """Converted CRD schemas cached on disk by the CRD's content hash.
 
-A pin bump changes the CRD, hence the hash, hence the cache entry: no manual step. An entry that
-fails its hash check or does not have the shape of a converted CRD is converted again (and said
-once), never trusted.
+A pin bump changes the CRD, hence the hash, hence the cache entry: no manual step; so does a new
+version of the converter. An entry that fails its hash check or does not have the shape of a
+converted CRD is converted again (and said once), never trusted.
 """
 
 from __future__ import annotations
@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 
 from trainops import cache
+from trainops.schema import crd as converter
 from trainops.schema.crd import Converted, convert
 
 FOLDER = "schemas-v2"
+_CONVERTER = cache.source_digest(converter.__file__)  # a changed conversion converts again
 
 
 def _key(crd: dict) -> str:
-    return cache.key_of("crd-schema", json.dumps(crd.get("spec"), sort_keys=True))
+    return cache.key_of("crd-schema", _CONVERTER, json.dumps(crd.get("spec"), sort_keys=True))
 
 
 def _from_payload(payload: bytes) -> Converted:
