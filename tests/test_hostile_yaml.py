@@ -184,3 +184,15 @@ def test_psa_stops_with_one_line_at_a_wrong_typed_field(tmp_path):
     done = _limited("psa", "--level", "restricted", str(tmp_path / "objects.yaml"))
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert "Job/listed at spec.template.spec.containers[0].image" in done.stderr
+
+
+@pytest.mark.parametrize("field", ["resources: 5", "bases: {a: 1}", "components: text"])
+def test_a_kustomization_list_of_another_type_is_one_finding(tmp_path, field):
+    """Every reader of a kustomization iterates these lists; one that is not a list made
+    `validate` end in a TypeError traceback."""
+    write_tree(tmp_path / "k", {"kustomization.yaml": field + "\n"})
+    done = _limited("validate", str(tmp_path / "k"), seconds=30)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert f"render-failed]: has `{field.split(':')[0]}: " in done.stdout
+    assert "it must be a list of paths or URLs" in done.stdout

@@ -40,6 +40,7 @@ def read_kustomization(directory: Path) -> dict:
 # of times in a run. An edited file has a new identity and is read again. Callers only read.
 _loaded: dict[tuple[str, int, int, int], object] = {}
 _LOADED_MAX = 4096
+_UNKNOWN = object()
 
 
 def _load(path: Path) -> object:
@@ -49,20 +50,35 @@ def _load(path: Path) -> object:
         if not stat.S_ISREG(status.st_mode):
             return "not a regular file"
         identity = (str(path), status.st_ino, status.st_size, status.st_mtime_ns)
-        if identity in _loaded:
-            return _loaded[identity]
-        loaded = yaml.load(path.read_bytes().decode("utf-8"), Loader=yaml.CSafeLoader)
+        known = _loaded.get(identity, _UNKNOWN)  # get: another thread may clear() meanwhile
+        if known is not _UNKNOWN:
+            return known
+        text = path.read_bytes().decode("utf-8")
     except OSError as error:
         return f"cannot be read: {error.strerror or error}"
     except UnicodeDecodeError as error:
         return f"is not UTF-8 text (byte {error.start} cannot be decoded)"
+    try:
+        loaded = yaml.load(text, Loader=yaml.CSafeLoader)
+        result = objects.excessive(loaded) or _references_problem(loaded) or loaded
     except (yaml.YAMLError, RecursionError):
-        return None  # kustomize reports a syntax error better, with its line
-    result = objects.excessive(loaded) or loaded
+        result = None  # kustomize reports a syntax error better, with its line
     if len(_loaded) >= _LOADED_MAX:
         _loaded.clear()
     _loaded[identity] = result
     return result
+
+
+def _references_problem(loaded: object) -> str | None:
+    """Why the fields naming other files are not lists (every reader iterates them)."""
+    if not isinstance(loaded, dict):
+        return None
+    for field in _REFERENCE_FIELDS:
+        value = loaded.get(field)
+        if value is not None and not isinstance(value, list):
+            kind = "a mapping" if isinstance(value, dict) else f"{value!r}"
+            return f"has `{field}: {kind}`: it must be a list of paths or URLs"
+    return None
 
 
 def unreadable(directory: Path) -> tuple[Path, str] | None:

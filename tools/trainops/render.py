@@ -111,9 +111,7 @@ class Renderer:
         if not isinstance(backend, InProcessKustomize):
             return backend
         if backend.fallback is not None and any(
-            isinstance(entry, str) and kustomization.is_remote(entry)
-            for folder in kustomization.reachable(target)
-            for entry in kustomization.read_kustomization(folder).get("resources") or []
+            kustomization.remote_entries(folder) for folder in kustomization.reachable(target)
         ):
             return backend.fallback
         return backend

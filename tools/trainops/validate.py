@@ -362,12 +362,7 @@ class _Supplier:
     @classmethod
     def of(cls, crd_root: Root) -> _Supplier:
         folders = kustomization.reachable(crd_root.path)
-        remotes = [
-            entry
-            for folder in folders
-            for entry in kustomization.read_kustomization(folder).get("resources") or []
-            if isinstance(entry, str) and kustomization.is_remote(entry)
-        ]
+        remotes = [entry for folder in folders for entry in kustomization.remote_entries(folder)]
         return cls(tuple(display(folder) + "/" for folder in folders), tuple(remotes))
 
     def supplies(self, source: str) -> bool:
