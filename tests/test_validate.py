@@ -175,3 +175,16 @@ def test_a_crd_root_included_only_by_a_root_that_fails_still_gives_its_schemas(t
     assert ("render-failed", "broken/kustomization.yaml") in rules
     assert ("schema", "apps/widget.yaml") in rules, rules
     assert not any(rule == "schema-missing" for rule, _ in rules)
+
+
+def test_an_object_withheld_for_its_shape_is_named_when_schema_is_not_selected(tmp_path):
+    """Rules never see an object with a wrong-typed field; without `schema` selected nothing
+    said why, and a run of `--select pinned` on a floating image reported clean in silence."""
+    pod = (
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+        "spec: {containers: [{name: c, image: busybox, ports: 5}]}\n"
+    )
+    write_tree(tmp_path, {"pod.yaml": pod})
+    done = run_trainops("validate", "--select", "pinned", "pod.yaml", cwd=tmp_path)
+    assert "1 object(s) have a field of the wrong type" in done.stdout + done.stderr
+    assert "`--select schema` says where" in done.stdout + done.stderr

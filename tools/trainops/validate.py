@@ -232,6 +232,7 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
     renders: int = 0  # kustomizations rendered, CRD roots included
     renders_from_cache: int = 0
+    warnings: list[str] = field(default_factory=list)  # said on every run, unlike notes
 
 
 def run_rules(
@@ -486,6 +487,15 @@ def validate(
     findings = _settle(findings, rendered, config, ran)
     if focus is not None:
         findings = [f for f in findings if focus.keeps(f)]
+    withheld = sum(len(result.ill_shaped) for result in rendered)
+    warnings = (
+        [
+            f"{withheld} object(s) have a field of the wrong type and were not checked by the "
+            "selected rules: `--select schema` says where"
+        ]
+        if withheld and "schema" not in ran
+        else []
+    )
     finished = time.perf_counter()
     return Outcome(
         findings,
@@ -495,4 +505,5 @@ def validate(
         catalog.notes,
         progress.renders,
         progress.cached,
+        warnings,
     )

@@ -83,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
     if warning:
         print(f"warning: {warning}", file=sys.stderr)
     outcome = validate(roots, renderer, args.jobs, config, selected, focus)
+    for unchecked in outcome.warnings:
+        print(f"warning: {unchecked}", file=sys.stderr)
     if args.verbose:
         for note in outcome.notes:
             print(f"note: {note}", file=sys.stderr)
