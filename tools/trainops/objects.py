@@ -578,28 +578,41 @@ def take_origin(doc: dict) -> dict | None:
 
 
 # Each file is parsed once per run, whoever asks: the loader, the CRD-note rule, the line finder.
-_parsed: dict[str, tuple[str, Parsed]] = {}
+_parsed: dict[str, tuple[tuple[int, int, int] | None, str, Parsed]] = {}  # identity, text, parse
 _lines: dict[int, dict[tuple[str, str], int | None]] = {}  # by id() of a Parsed held in _parsed
 _parsed_lock = threading.Lock()
 
 
+def _identity(path: Path) -> tuple[int, int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_ino, status.st_size, status.st_mtime_ns
+
+
 def parse_file(path: Path, text: str | None = None) -> Parsed:
     """The file's objects (named as `display` names the file), parsed once for the same content.
+    Asked again for an unchanged file (same inode, size and modification time: every object's
+    line lookup asks), it answers without reading the file again.
 
     Raises Unreadable when the file cannot be read as text (or is no regular file).
     """
     key = str(path.resolve())
-    if text is None:
-        text = read_text(path)
     with _parsed_lock:
         known = _parsed.get(key)
-    if known is not None and known[0] == text:
-        return known[1]
+    identity = _identity(path) if text is None else None
+    if known is not None and identity is not None and known[0] == identity:
+        return known[2]
+    if text is None:
+        text = read_text(path)
+    if known is not None and known[1] == text:
+        return known[2]
     parsed = parse_stream(text, display(path))
     with _parsed_lock:
         if known is not None:
-            _lines.pop(id(known[1]), None)
-        _parsed[key] = (text, parsed)
+            _lines.pop(id(known[2]), None)
+        _parsed[key] = (identity, text, parsed)  # identity: None for text the caller gave
     return parsed
 
 
