@@ -119,3 +119,33 @@ restartPolicy: [Always]
             }
         )
     meta.validate("", "Pod", {"name": 3, "labels": [1], "annotations": {"a": None}}, custom=True)
+
+
+def test_volcanos_svc_variables_name_every_task_and_their_configmap_key():
+    """svc.go OnPodCreate adds VC_<TASK>_HOSTS and VC_<TASK>_NUM for every task, read from the
+    job's ConfigMap under the variable's own name; an unnamed task is default<index>."""
+    from trainops.objects import K8sObject
+    from trainops.operator_pods import operator_pod
+    from trainops.psa.pods import pod_templates
+    from trainops.rendered import Cluster
+
+    container = {"name": "c", "image": "trainer:1.0"}
+    doc = {
+        "apiVersion": "batch.volcano.sh/v1alpha1",
+        "kind": "Job",
+        "metadata": {"name": "j", "namespace": "n"},
+        "spec": {
+            "plugins": {"svc": []},
+            "tasks": [
+                {"name": "ps-main", "template": {"spec": {"containers": [container]}}},
+                {"template": {"spec": {"containers": [container]}}},
+            ],
+        },
+    }
+    [first, _] = pod_templates(doc)
+    built = operator_pod(K8sObject(doc, "j.yaml", 1), first, Cluster([]))
+    env = built.template.spec["containers"][0]["env"]
+    assert [(e["name"], e["valueFrom"]["configMapKeyRef"]) for e in env] == [
+        (name, {"name": "j-svc", "key": name})
+        for name in ("VC_PS_MAIN_HOSTS", "VC_PS_MAIN_NUM", "VC_DEFAULT1_HOSTS", "VC_DEFAULT1_NUM")
+    ]

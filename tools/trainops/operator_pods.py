@@ -209,23 +209,24 @@ def _volcano(obj: K8sObject, template: PodTemplate) -> OperatorPod:
     task_index = int(template.path.split("[", 1)[1].split("]", 1)[0])
     all_tasks = sequence(spec_root.get("tasks"))
     task = mapping(all_tasks[task_index]) if task_index < len(all_tasks) else {}
-    tasks = [t for t in all_tasks if isinstance(t, dict)]
-    task_name = str(task.get("name") or f"default{task_index}")
+    # The admission webhook names an unnamed task default<index> (mutate_job.go, mutateSpec).
+    names = [str(mapping(t).get("name") or f"default{i}") for i, t in enumerate(all_tasks)]
+    task_name = names[task_index] if task_index < len(names) else f"default{task_index}"
     count = task.get("replicas")
-    replicas = count if isinstance(count, int) else 1
+    replicas = count if type(count) is int else 1
     spec = template.spec
     additions: list[Addition] = []
     if "svc" in plugins or {"pytorch", "tensorflow", "mpi"} & set(plugins):
-        spec, added = _volcano_svc(obj.name, task_name, max(replicas - 1, 0), tasks, spec)
+        spec, added = _volcano_svc(obj.name, task_name, max(replicas - 1, 0), names, spec)
         additions += added
     if "pytorch" in plugins:
-        spec, added = _volcano_pytorch(_flags(plugins["pytorch"]), task_name, spec)
+        spec, added = _volcano_pytorch(_flags(plugins["pytorch"]), task_name, names, spec)
         additions += added
     return OperatorPod(PodTemplate(template.path, template.metadata, spec), additions)
 
 
 def _volcano_svc(
-    job: str, task: str, last_index: int, tasks: list[dict], spec: dict
+    job: str, task: str, last_index: int, task_names: list[str], spec: dict
 ) -> tuple[dict, list[Addition]]:
     svc = "Volcano's svc plugin (on with pytorch, tensorflow and mpi)"
     spec = dict(spec)
@@ -252,10 +253,13 @@ def _volcano_svc(
     )
     additions += added
     env = []
-    for other in tasks:
-        key = str(other.get("name") or "").replace("-", "_").upper()
+    for name in task_names:  # svc.go OnPodCreate: the ConfigMap key is the variable's name
+        key = name.replace("-", "_").upper()
         env += [
-            {"name": f"VC_{key}_{suffix}", "valueFrom": {"configMapKeyRef": {"name": volume}}}
+            {
+                "name": f"VC_{key}_{suffix}",
+                "valueFrom": {"configMapKeyRef": {"name": volume, "key": f"VC_{key}_{suffix}"}},
+            }
             for suffix in ("HOSTS", "NUM")
         ]
     for key in ("containers", "initContainers"):
@@ -294,8 +298,12 @@ def _volcano_svc(
     return spec, additions
 
 
-def _volcano_pytorch(flags: dict[str, str], task: str, spec: dict) -> tuple[dict, list[Addition]]:
+def _volcano_pytorch(
+    flags: dict[str, str], task: str, task_names: list[str], spec: dict
+) -> tuple[dict, list[Addition]]:
     plugin = "Volcano's pytorch plugin"
+    if (flags.get("master") or "master") not in task_names:
+        return spec, []  # pytorch.go OnPodCreate: no master task, nothing added
     port = int(flags["port"]) if flags.get("port", "").isdigit() else VOLCANO_PYTORCH_PORT
     spec = dict(spec)
     additions = []
