@@ -136,6 +136,11 @@ def validate_fixture(rule: str, config_file, renderer=None) -> list:
     outcome = validate(
         [Root(p) for p in config.root_paths()], renderer, config=config, selected={rule}
     )
+    # A fixture that no longer loads would make every "is clean" assertion pass vacuously.
+    broken = [f for f in outcome.findings if f.rule in ("render-failed", "yaml-syntax")]
+    broken += [f for f in outcome.findings if f.rule == "malformed-object"]
+    assert not broken, [f"{f.file}: {f.message}" for f in broken]
+    assert not outcome.warnings, outcome.warnings
     return [f for f in outcome.findings if f.rule == rule]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import datetime
 import io
 import os
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 from helpers import REPO
 from trainops import cli
 from trainops.config import load_config
+from trainops.profiles import profile_of
 from trainops.rendered import Cluster
 from trainops.rules.schema import withhold_ill_shaped
 from trainops.validate import Root, catalog_for, load_root, load_roots, run_rules
@@ -122,10 +124,18 @@ def crd_catalog(renderer):
 def test_every_rule_reads_custom_resources_of_the_wrong_shape_safely(
     tmp_path_factory, crd_catalog, mutations
 ):
-    file = tmp_path_factory.mktemp("mutated") / "objects.yaml"
+    top = tmp_path_factory.mktemp("mutated")
+    (top / "env").mkdir()
+    file = top / "env" / "objects.yaml"
     file.write_text(_mutated(mutations))
     rendered = load_root(Root(Path(file)), None, None)
     withhold_ill_shaped(rendered, crd_catalog)
-    cluster = Cluster([rendered], crd_catalog, None, [rendered])
+    # The repository's configuration, with this folder as an environment on a cloud profile:
+    # without one, the storage, schedulable and runnable rules have no facts and return at once.
+    config = load_config(REPO / "trainops.yaml")
+    assert config is not None
+    config = dataclasses.replace(config, folder=top, environments={"env": "gke"})
+    cluster = Cluster([rendered], crd_catalog, config, [rendered])
+    assert profile_of(cluster) is not None
     for finding in run_rules(rendered, cluster):
         assert finding.rule and finding.message

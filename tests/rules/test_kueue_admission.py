@@ -56,6 +56,10 @@ def test_bad(findings_of):
             "Kueue does not admit a RayJob with in-tree autoscaling",
         ),
     ]
+    # And nothing on the fixture's other objects (queues, flavors, the admissible jobs).
+    assert set(found) == {
+        "too-big", "unlabelled", "gpu", "wrong-queue", "interactive", "keeps-cluster"
+    }  # fmt: skip
 
 
 def test_hints_name_the_real_queue(findings_of):
