@@ -17,16 +17,7 @@ def compliant_pod() -> dict:
         "metadata": {"name": "p"},
         "spec": {
             "securityContext": {"runAsNonRoot": True, "seccompProfile": {"type": "RuntimeDefault"}},
-            "containers": [
-                {
-                    "name": "app",
-                    "image": "app:1",
-                    "securityContext": {
-                        "allowPrivilegeEscalation": False,
-                        "capabilities": {"drop": ["ALL"]},
-                    },
-                }
-            ],
+            **container(),
         },
     }
 
