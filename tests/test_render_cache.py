@@ -45,7 +45,7 @@ def two_roots(tmp_path) -> Path:
 
 
 def _entries(folder: Path) -> list[Path]:
-    return sorted((folder / "renders-v2").glob("*.entry"))
+    return sorted((folder / "renders-v3").glob("*.entry"))
 
 
 def test_a_root_renders_once_until_a_file_it_reads_changes(renderer, private_cache, two_roots):
@@ -84,10 +84,20 @@ def test_a_copy_of_the_tree_elsewhere_reuses_the_render_with_origins_in_the_copy
         (str(copy / "b" / "extra.yaml"), str(copy / "b" / "extra.yaml")),
     }
 
-    # Where the files sit relative to each other is part of the key: the same root under
-    # another folder name renders anew (its origins name other files).
+    # Another root reading the same files the same way is the same render too, with origins
+    # in its own folder; where the files sit relative to the root is part of the key.
     shutil.copytree(copy / "b", copy / "c")
-    assert not renderer.render(copy / "c").cached
+    sibling = renderer.render(copy / "c")
+    assert sibling.cached and sibling.text == original.text
+    assert {sibling.origins(origin)[1] for origin in _origins(sibling.text)} == {
+        str(copy / "base" / "cm.yaml"),
+        str(copy / "c" / "extra.yaml"),
+    }
+    shutil.copytree(copy / "b", copy / "c" / "deeper")
+    (copy / "c" / "deeper" / "kustomization.yaml").write_text(
+        "resources: [../../base, extra.yaml]\n"
+    )
+    assert not renderer.render(copy / "c" / "deeper").cached
 
 
 def test_a_tampered_or_foreign_entry_is_rendered_again(renderer, private_cache, two_roots):

@@ -1,28 +1,25 @@
-"""Find and run the real kustomize: in process (the pykustomize wheel bundles kustomize's Go
-library), else a standalone `kustomize`, else the one built into `kubectl`.
+"""Find and run the real kustomize: the Go library the pykustomize wheel bundles, else a standalone
+`kustomize`, else the one built into `kubectl`.
 
-The in-process library renders without starting a process per root. Go reads the process
-environment once, when the library loads, so it cannot be handed a per-build environment: it
-renders only trees with no remote left to fetch (the renderer first checks remote bases out of
-the mirror), and the executable renders the rest.
+The library renders without starting a process per root: one helper process loads it and serves
+every render of a run. Go reads the environment once, when the library loads, so it cannot be
+handed a per-build environment: it renders only trees with no remote left to fetch (the renderer
+first checks remote bases out of the mirror), and the executable renders the rest.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
 import shutil
-import sys
-import threading
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from trainops import processes
 from trainops.errors import CannotRun
+from trainops.kustomize_worker import Worker, WorkerFailed
 
 RENDER_TIMEOUT_ENV = "TRAINOPS_RENDER_TIMEOUT"
 DEFAULT_RENDER_TIMEOUT = 300
@@ -102,11 +99,12 @@ _API_VERSION = re.compile(rb"\tsigs\.k8s\.io/kustomize/api\tv0\.(\d+)\.(\d+)\t")
 
 @dataclass(frozen=True)
 class InProcessKustomize:
-    """kustomize's Go library, loaded into this process from the pykustomize wheel."""
+    """kustomize's Go library from the pykustomize wheel, run in one helper process for the
+    renders of a run (kustomize_worker says why not in this one)."""
 
     library: str
     fallback: Kustomize | None = None  # renders what still needs git
-    _turns: _Turns = field(default_factory=lambda: _Turns(), compare=False, repr=False)
+    _worker: Worker = field(default_factory=Worker, compare=False, repr=False)
 
     name = "pykustomize"
 
@@ -115,96 +113,20 @@ class InProcessKustomize:
         return self.library
 
     def build(self, directory: Path, env: dict[str, str]) -> Built:
-        options = json.dumps(
-            {
-                "load_restrictions": 0,  # root only, as kustomize's own default
-                "reorder": "unspecified",
-                "add_managedby_label": False,
-                "enable_plugins": False,
-                "enable_helm": False,
-                "helm_command": "",
-            }
-        ).encode()
-        # Builds run side by side. The library keeps its last error in one global, so a build
-        # that fails runs again alone, for its own message. It prints deprecation warnings to
-        # the process's stderr, which is caught while any build runs, as a process's would be.
-        code, text = self._call(directory, options, alone=False)
-        if code == 0:
-            return Built(0, text, "")
-        code, text = self._call(directory, options, alone=True)
-        return Built(code, "" if code else text, f"Error: {text}" if code else "")
+        try:
+            code, text = self._worker.build(str(directory), render_timeout())
+        except WorkerFailed as failed:
+            raise CannotRun(
+                f"{failed}; set {BACKEND_ENV}={PROCESS} to render with kubectl or kustomize"
+            ) from None
+        return Built(0, text, "") if code == 0 else Built(code, "", f"Error: {text}")
 
-    def _call(self, directory: Path, options: bytes, alone: bool) -> tuple[int, str]:
-        from pykustomize import _ffi
-
-        with self._turns.take(alone), _stderr_caught():
-            result = _ffi.ffi.new("char**")
-            code = _ffi.get_library().pykustomize_build(
-                _ffi.ffi.new("char[]", str(directory).encode()),
-                _ffi.ffi.new("char[]", options),
-                result,
-            )
-            if code == 0:
-                return 0, _ffi.string_from_c(result[0])
-            if not alone:
-                return code, ""
-            error = _ffi.get_library().pykustomize_last_error()
-            message = _ffi.ffi.string(error).decode() if error != _ffi.ffi.NULL else "unknown"
-            return code, message.removeprefix("kustomize build failed: ")
+    def release(self) -> None:
+        """Renders are over for now: end the helper and give its memory back."""
+        self._worker.release()
 
     def version(self) -> str:
         return _library_version(self.library)
-
-
-class _Turns:
-    """Builds share the library; one that must read the library's last error runs alone."""
-
-    def __init__(self) -> None:
-        self._changed = threading.Condition()
-        self._running = 0
-        self._alone = False
-
-    @contextlib.contextmanager
-    def take(self, alone: bool) -> Iterator[None]:
-        with self._changed:
-            self._changed.wait_for(lambda: not self._alone and (not alone or self._running == 0))
-            self._running += 1
-            self._alone = alone
-        try:
-            yield
-        finally:
-            with self._changed:
-                self._running -= 1
-                self._alone = False
-                self._changed.notify_all()
-
-
-_stderr_lock = threading.Lock()
-_stderr_users = 0
-_stderr_saved: int | None = None
-
-
-@contextlib.contextmanager
-def _stderr_caught() -> Iterator[None]:
-    """File descriptor 2 goes to nowhere while at least one in-process build runs."""
-    global _stderr_users, _stderr_saved
-    with _stderr_lock:
-        if _stderr_users == 0:
-            sys.stderr.flush()
-            _stderr_saved = os.dup(2)
-            sink = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(sink, 2)
-            os.close(sink)
-        _stderr_users += 1
-    try:
-        yield
-    finally:
-        with _stderr_lock:
-            _stderr_users -= 1
-            if _stderr_users == 0 and _stderr_saved is not None:
-                os.dup2(_stderr_saved, 2)
-                os.close(_stderr_saved)
-                _stderr_saved = None
 
 
 @cache
@@ -219,13 +141,13 @@ def _library_version(library: str) -> str:
 
 
 def in_process() -> InProcessKustomize | None:
-    """The pykustomize library when it is installed and loads here, else None."""
+    """The pykustomize library when it is installed for this platform, else None. It loads in
+    the helper, on the first build."""
     try:
         from pykustomize import _ffi
 
-        _ffi.get_library()
-        library = _ffi._find_library()
-    except Exception:  # noqa: BLE001 - missing, or built for another platform: use a process
+        library = _ffi._find_library()  # only a build for this platform is found
+    except Exception:  # noqa: BLE001 - missing or broken: use a process
         return None
     return InProcessKustomize(library, _executable()) if library else None
 

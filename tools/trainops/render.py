@@ -40,7 +40,7 @@ class Origins:
 
     wrapper: str  # the folder of the kustomization that asked for origins
     paths: raw_files.PathMap
-    moved: tuple[str, str] | None = None  # a cached render of a copy: (its anchor, this tree's)
+    moved: tuple[str, str] | None = None  # a cached render of another root: (its root, this one)
 
     def __call__(self, origin: dict) -> tuple[str, str | None]:
         path = origin.get("path") or origin.get("configuredIn") or ""
@@ -54,10 +54,9 @@ class Origins:
         local = self.paths.restore(normalized)
         if "://" in local:  # a remote file read from the mirror
             return local, None
-        if self.moved is not None:
-            rendered_under, here = self.moved
-            if local.startswith(rendered_under.rstrip(os.sep) + os.sep):
-                local = os.path.join(here, os.path.relpath(local, rendered_under))
+        if self.moved is not None:  # the same place relative to this root
+            rendered_at, here = self.moved
+            local = os.path.normpath(os.path.join(here, os.path.relpath(local, rendered_at)))
         return local, local
 
 
@@ -104,6 +103,11 @@ class Renderer:
             text, found = self._run(directory, env, origins)
             render_cache.store(key, text, found.wrapper, found.paths)
         return Output(text, found, cached=False)
+
+    def release(self) -> None:
+        """No render follows soon: let the backend give back what it holds."""
+        if isinstance(self.kustomize, InProcessKustomize):
+            self.kustomize.release()
 
     def _backend_for(self, target: Path) -> Kustomize | InProcessKustomize:
         """The in-process library renders only trees with nothing left to fetch (see kustomize)."""

@@ -6,9 +6,12 @@ that renders it (backend and version) and the options. The key digests all of th
 one file changes the key of exactly the roots that read it. A root that names a remote the
 mirror cannot pin to a commit (no mirror, an unknown ref, a non-GitHub URL) is not cached.
 
-Local files are named relative to their common folder (the anchor), so a copy of the tree
+Local files are named relative to the root, as kustomize names them: kustomize's output depends on
+where its files sit relative to each other, never on the folder they sit in. So a copy of the tree
 elsewhere (a worktree of another revision for `trainops diff`, a clone, a CI checkout) reuses the
-entry; its origins are moved from the anchor it was rendered under to the copy's on the way out.
+entry, and so does another root that reads the same files the same way (overlays/kind/operators and
+overlays/cloud/operators here); the origins of a hit are moved from the root it was rendered at to
+this one on the way out.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from trainops.errors import CannotRun
 if TYPE_CHECKING:
     from trainops.render import Renderer
 
-FOLDER = "renders-v2"
+FOLDER = "renders-v3"
 # The modules that build the tree kustomize renders and read its output back.
 _RENDERER = cache.source_digest(
     __file__, raw_files.__file__, remote_bases.__file__, kustomization.__file__
@@ -61,9 +64,9 @@ def _remote_commit(entry: str, mirror_dir: Path | None) -> str | None:
 
 @dataclass(frozen=True)
 class Inputs:
-    """What a render reads: digestible parts naming local files relative to `anchor`."""
+    """What a render reads: digestible parts naming local files relative to `root`."""
 
-    anchor: Path
+    root: Path
     parts: list[str]
 
 
@@ -89,21 +92,19 @@ def inputs(directory: Path, mirror_dir: Path | None) -> Inputs | None:
                     if path.is_file():
                         files.add(path.resolve())
     root = directory.resolve()
-    anchor = Path(os.path.commonpath([root, *(path.parent for path in files)]))
-    parts.append(f"root {root.relative_to(anchor)}")
-    for path in sorted(files):
+    for name, path in sorted((os.path.relpath(path, root), path) for path in files):
         try:
             digest = hashlib.sha256(path.read_bytes()).hexdigest()
         except OSError:
             return None
-        parts.append(f"file {path.relative_to(anchor)} {digest}")
-    return Inputs(anchor, parts)
+        parts.append(f"file {name} {digest}")
+    return Inputs(root, parts)
 
 
 @dataclass(frozen=True)
 class Key:
     digest: str
-    anchor: Path  # where the local files are: origins of a hit are moved here
+    root: Path  # origins of a hit are moved from the root it was rendered at to this one
 
 
 def key(renderer: Renderer, directory: Path, origins: bool) -> Key | None:
@@ -116,7 +117,7 @@ def key(renderer: Renderer, directory: Path, origins: bool) -> Key | None:
     except CannotRun:
         return None
     parts = (FOLDER, _RENDERER, backend.name, version, str(origins), *read.parts)
-    return Key(cache.key_of(*parts), read.anchor)
+    return Key(cache.key_of(*parts), read.root)
 
 
 _STRIPES = 256
@@ -153,7 +154,7 @@ class Hit:
     text: str
     wrapper: str
     paths: raw_files.PathMap
-    moved: tuple[str, str] | None  # (anchor it was rendered under, this tree's) when they differ
+    moved: tuple[str, str] | None  # (root it was rendered at, this one) when they differ
 
 
 def load(entry_key: Key) -> Hit | None:
@@ -163,15 +164,15 @@ def load(entry_key: Key) -> Hit | None:
         return None
     try:
         data = json.loads(payload)
-        text, wrapper, anchor = data["text"], data["wrapper"], data["anchor"]
+        text, wrapper, rendered_at = data["text"], data["wrapper"], data["root"]
         replacements = tuple((str(a), str(b)) for a, b in data["replacements"])
         trees = tuple((str(a), str(b), str(c)) for a, b, c in data["remote_trees"])
     except (ValueError, KeyError, TypeError):
         return None
-    if not all(isinstance(value, str) for value in (text, wrapper, anchor)):
+    if not all(isinstance(value, str) for value in (text, wrapper, rendered_at)):
         return None
-    here = str(entry_key.anchor)
-    moved = (anchor, here) if anchor != here else None
+    here = str(entry_key.root)
+    moved = (rendered_at, here) if rendered_at != here else None
     return Hit(text, wrapper, raw_files.PathMap(replacements, trees), moved)
 
 
@@ -179,7 +180,7 @@ def store(entry_key: Key, text: str, wrapper: str, paths: raw_files.PathMap) -> 
     payload = {
         "text": text,
         "wrapper": wrapper,
-        "anchor": str(entry_key.anchor),
+        "root": str(entry_key.root),
         "replacements": paths.replacements,
         "remote_trees": paths.remote_trees,
     }

@@ -426,12 +426,22 @@ def load_roots(
     jobs: int | None = None,
     progress: Progress | None = None,
 ) -> list[Rendered]:
-    """Render or read every root, in parallel (kustomize runs as a subprocess, or in Go code
-    that releases the interpreter: threads suffice)."""
+    """Render or read every root, in parallel (kustomize runs in other processes: threads
+    suffice)."""
     env = renderer.environment() if renderer and any(r.is_kustomization for r in roots) else None
     workers = max(1, min(len(roots), jobs or os.cpu_count() or 1))
+    # Renders first, then plain files: kustomize's memory is given back before the files' objects
+    # pile up, so the two peaks do not add.
+    renders = [i for i, root in enumerate(roots) if root.is_kustomization]
+    files = [i for i, root in enumerate(roots) if not root.is_kustomization]
+    loaded: dict[int, Rendered] = {}
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(lambda root: load_root(root, renderer, env, progress), roots))
+        for batch in (renders, files):
+            if batch is files and renders and renderer is not None:
+                renderer.release()
+            results = pool.map(lambda i: load_root(roots[i], renderer, env, progress), batch)
+            loaded.update(zip(batch, results))
+    return [loaded[i] for i in range(len(roots))]
 
 
 def load_or_fail(roots: list[Root], renderer: Renderer | None) -> list[Rendered]:
@@ -468,6 +478,8 @@ def validate(
     late = [r for r in crd_roots if r.path.resolve() in included - still_included]
     progress.total += len(late)
     extra_loaded += load_roots(late, renderer, jobs, progress) if late else []
+    if renderer is not None:
+        renderer.release()
     progress.finish()
     # A CRD root that fails to render leaves its kinds without schemas: that failure is reported too.
     rendered += [r for r in extra_loaded if not r.loaded]

@@ -1,0 +1,155 @@
+"""The helper process that serves pykustomize's renders: it gives its memory back when renders are
+over, and each way it can fail (a library that does not load, a build that hangs, a crash) ends in
+one clear message, never a hang."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from helpers import run_trainops, write_tree
+from test_build import assert_one_line_error
+from trainops.kustomize import InProcessKustomize, in_process
+from trainops.kustomize_worker import Worker, WorkerFailed
+from trainops.render import Renderer
+from trainops.validate import Root, validate
+
+# A helper that speaks the protocol and answers in order, one request at a time: "hang" never
+# answers, "crash" dies with a Go-like message, anything else is "built <path>". It appends a
+# line to the file named by its argument each time it starts.
+STAND_IN = r"""
+import json, os, sys, time
+open(sys.argv[1], "a").write("started\n")
+def answer(number, code, text):
+    body = text.encode()
+    sys.stdout.buffer.write(b"%d %d %d\n" % (number, code, len(body)) + body)
+    sys.stdout.buffer.flush()
+answer(-1, 0, "")
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["path"] == "hang":
+        time.sleep(3600)
+    if request["path"] == "crash":
+        sys.stderr.write("fatal error: unexpected signal during runtime execution\n")
+        sys.stderr.flush()
+        os._exit(2)
+    answer(request["id"], 0, "built " + request["path"])
+"""
+
+
+def stand_in(tmp_path: Path, script: str = STAND_IN) -> tuple[Worker, Path]:
+    starts = tmp_path / "starts"
+    return Worker([sys.executable, "-c", script, str(starts)]), starts
+
+
+def test_answers_come_back_to_the_build_that_asked(tmp_path):
+    worker, starts = stand_in(tmp_path)
+    results: dict[int, tuple[int, str]] = {}
+    threads = [
+        threading.Thread(target=lambda i=i: results.update({i: worker.build(f"root-{i}", 30)}))
+        for i in range(8)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == {i: (0, f"built root-{i}") for i in range(8)}
+    assert starts.read_text().count("started") == 1
+    worker.release()
+
+
+def test_a_build_that_hangs_is_stopped_and_the_build_queued_behind_it_is_tried_again(tmp_path):
+    worker, starts = stand_in(tmp_path)
+    hung: list[tuple[int, str]] = []
+    first = threading.Thread(target=lambda: hung.append(worker.build("hang", 2)))
+    first.start()
+    while not worker._pending:  # the hanging request is in the helper's hands
+        time.sleep(0.01)
+    queued = worker.build("after", 60)
+    first.join()
+    assert hung == [(-1, "kustomize (pykustomize) did not finish in 2 s")]
+    assert queued == (0, "built after")
+    assert starts.read_text().count("started") == 2
+    worker.release()
+
+
+def test_a_helper_that_crashes_twice_is_reported_with_its_last_words(tmp_path):
+    worker, starts = stand_in(tmp_path)
+    with pytest.raises(WorkerFailed, match="unexpected signal during runtime execution"):
+        worker.build("crash", 30)
+    assert starts.read_text().count("started") == 2
+    assert worker.build("fine", 30) == (0, "built fine")  # and the next build starts afresh
+
+
+def test_a_helper_that_cannot_load_the_library_says_why(tmp_path):
+    why = b"wrong ELF class: ELFCLASS32"
+    frame = b"-1 1 %d\n%s" % (len(why), why)
+    script = f"import sys; sys.stdout.buffer.write({frame!r})"
+    worker = Worker([sys.executable, "-c", script])
+    with pytest.raises(WorkerFailed, match="does not load here: wrong ELF class: ELFCLASS32"):
+        worker.build("root", 30)
+
+
+def test_a_helper_that_dies_before_it_is_ready_says_why(tmp_path):
+    script = "import sys; sys.stderr.write('ImportError: no module named cffi\\n')"
+    worker = Worker([sys.executable, "-c", script])
+    with pytest.raises(WorkerFailed, match="does not load here: ImportError: no module named cffi"):
+        worker.build("root", 30)
+
+
+def test_the_cli_names_a_library_that_does_not_load_and_the_way_around_it(tmp_path):
+    # A pykustomize whose library is found but fails to load, as a wheel for another libc would.
+    fake = write_tree(
+        tmp_path / "site",
+        {
+            "pykustomize/__init__.py": "",
+            "pykustomize/_ffi.py": (
+                "def _find_library():\n    return __file__\n"
+                "def get_library():\n    raise OSError('libpykustomize.so: wrong ELF class')\n"
+            ),
+        },
+    )
+    write_tree(tmp_path, {"k/kustomization.yaml": "resources: []\n"})
+    done = run_trainops(
+        "build",
+        str(tmp_path / "k"),
+        env={"PYTHONPATH": str(fake), "TRAINOPS_CACHE_DIR": str(tmp_path / "cache")},
+    )
+    assert_one_line_error(
+        done,
+        "pykustomize's library does not load here: libpykustomize.so: wrong ELF class",
+        "set TRAINOPS_KUSTOMIZE=process",
+    )
+
+
+needs_pykustomize = pytest.mark.skipif(
+    in_process() is None, reason="pykustomize is not installed (make test installs it)"
+)
+
+
+def _library_loaded_here() -> bool:
+    return "libpykustomize" in Path("/proc/self/maps").read_text()
+
+
+@needs_pykustomize
+def test_renders_run_in_the_helper_and_validate_ends_it(tmp_path, monkeypatch):
+    write_tree(
+        tmp_path,
+        {
+            "k/kustomization.yaml": "resources: [cm.yaml]\nnamePrefix: x-\n",
+            "k/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n",
+        },
+    )
+    backend = in_process()
+    assert isinstance(backend, InProcessKustomize)
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path / "cache"))
+    renderer = Renderer(backend)
+    outcome = validate([Root(tmp_path / "k")], renderer)
+    assert outcome.renders == 1
+    assert [obj.name for obj in outcome.rendered[0].objects] == ["x-settings"]
+    assert backend._worker._process is None  # ended once the renders were over
+    assert not _library_loaded_here()
