@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 from helpers import MIRROR, REPO
+from trainops import objects, render_cache
 from trainops.kustomize import find_kustomize
+from trainops.mirror import cache_root
 from trainops.render import Renderer
+from trainops.schema import cache as schema_cache
 
 TEST_CACHE = REPO / ".cache" / "trainops-tests"
 
@@ -28,7 +32,30 @@ def _private_cache() -> None:
     # Tests never write the user's cache. They share one of their own, across test processes and
     # runs: its entries are keyed by content, so a render is reused only when nothing it reads
     # changed. Tests of the cache itself point TRAINOPS_CACHE_DIR at a fresh folder.
+    _seed_from(cache_root())
     os.environ["TRAINOPS_CACHE_DIR"] = str(TEST_CACHE)
+
+
+# Entries keyed by everything that computes them, so one the user's cache holds (`make validate`
+# ran first) is exactly what a test would compute: copied in, each entry is still verified on read.
+_SEEDED = (render_cache.FOLDER, objects._PARSED_FOLDER, schema_cache.FOLDER)
+
+
+def _seed_from(user_cache: Path) -> None:
+    if user_cache.resolve() == TEST_CACHE.resolve():
+        return
+    for name in _SEEDED:
+        target = TEST_CACHE / name
+        for entry in sorted((user_cache / name).glob("*.entry")):
+            if (target / entry.name).exists():
+                continue
+            target.mkdir(parents=True, exist_ok=True)
+            partial = target / f".{entry.name}.{os.getpid()}.seed"
+            try:
+                shutil.copyfile(entry, partial)
+                os.replace(partial, target / entry.name)
+            except OSError:
+                partial.unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")
