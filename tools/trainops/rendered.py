@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -67,12 +67,17 @@ class Cluster:
         """The root of this run at `path`, relative to the config file (a GitOps source path)."""
         if not isinstance(path, str) or not path or self.config is None:
             return None
-        wanted = (self.config.folder / path.removeprefix("./")).resolve()
+        wanted = _resolved(self.config.folder, path.removeprefix("./"))
         return self.memo("roots by path", _roots_by_path).get(wanted)
 
     def namespace_labels(self, name: str) -> dict[str, str] | None:
         """Labels of the Namespace `name` as this cluster defines it (None if it defines none)."""
         return self._namespaces.get(name)
+
+
+@lru_cache(maxsize=1024)  # every root's GitOps objects name the same few paths
+def _resolved(folder: Path, path: str) -> Path:
+    return (folder / path).resolve()
 
 
 def _roots_by_path(cluster: Cluster) -> dict[Path, Rendered]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
+from functools import lru_cache
 
 import yaml
 
@@ -172,19 +173,25 @@ def kueue_configuration(cluster: Cluster) -> tuple[str | None, set[str]] | None:
         data = obj.doc.get("data") if obj.kind == "ConfigMap" else None
         text = data.get("controller_manager_config.yaml") if isinstance(data, dict) else None
         if isinstance(text, str) and "config.kueue.x-k8s.io" in text:
-            try:
-                config = yaml.safe_load(text)
-            except yaml.YAMLError:
-                continue
-            integrations = config.get("integrations") if isinstance(config, dict) else None
-            frameworks = integrations.get("frameworks") if isinstance(integrations, dict) else None
-            found = (
-                obj.namespace,
-                {f for f in frameworks if isinstance(f, str)}
-                if isinstance(frameworks, list)
-                else set(),
-            )
+            frameworks = _frameworks(text)
+            if frameworks is not None:
+                found = (obj.namespace, set(frameworks))
     return found
+
+
+@lru_cache(maxsize=16)
+def _frameworks(text: str) -> frozenset[str] | None:
+    """The integrations a Kueue configuration enables; None when it is not YAML. Every
+    environment's operators layer holds the same configuration: it is read once."""
+    try:
+        config = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    integrations = config.get("integrations") if isinstance(config, dict) else None
+    frameworks = integrations.get("frameworks") if isinstance(integrations, dict) else None
+    if not isinstance(frameworks, list):
+        return frozenset()
+    return frozenset(f for f in frameworks if isinstance(f, str))
 
 
 class _Kueue:
