@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from xml.etree import ElementTree
@@ -11,6 +12,8 @@ import pytest
 
 from helpers import REPO, write_tree
 from trainops.report.visible import visible
+
+CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"
 
 ESCAPE_NAME = "evil\x1b[2J\x07\u202e\x00name"
 POD = (
@@ -101,3 +104,22 @@ def test_output_cut_short_by_its_reader_keeps_the_verdict(tmp_path, command):
     assert done.returncode == 1, done.stderr
     assert len(done.stdout.splitlines()) == 1
     assert done.stderr == ""
+
+
+def test_a_root_whose_path_is_not_utf8_is_one_finding_and_one_error_line(tmp_path):
+    # kustomize is handed paths in YAML, which is UTF-8: a folder named in Latin-1 cannot be.
+    folder = tmp_path / os.fsdecode(b"caf\xe9")
+    write_tree(folder, {"kustomization.yaml": "resources: [cm.yaml]\n", "cm.yaml": CM})
+    env = {**os.environ, "TRAINOPS_CACHE_DIR": str(tmp_path / "cache")}
+    for command, code in (("validate", 1), ("build", 2)):
+        done = subprocess.run(
+            [sys.executable, "-m", "trainops", command, str(folder)],
+            capture_output=True,
+            cwd=tmp_path,  # outside the repository: no CRD roots to render
+            env=env,
+            timeout=300,
+        )
+        output = (done.stdout + done.stderr).decode(errors="replace")
+        assert done.returncode == code, output
+        assert "Traceback" not in output
+        assert "its path is not valid UTF-8: rename the folder to render it" in output

@@ -153,3 +153,15 @@ def test_renders_run_in_the_helper_and_validate_ends_it(tmp_path, monkeypatch):
     assert [obj.name for obj in outcome.rendered[0].objects] == ["x-settings"]
     assert backend._worker._process is None  # ended once the renders were over
     assert not _library_loaded_here()
+
+
+@needs_pykustomize
+def test_a_request_the_library_cannot_take_is_answered_not_left_waiting():
+    # A path no file system encoding can hold: without an answer its caller would wait until
+    # the render timeout.
+    worker = Worker()
+    code, message = worker.build("/tmp/\ud800", 30)
+    assert code != 0
+    assert "pykustomize could not render '/tmp/\\ud800'" in message
+    assert worker.build("/nonexistent-trainops-root", 30)[0] != 0  # the helper still serves
+    worker.release()

@@ -153,7 +153,7 @@ def _read_answer(stream: IO[bytes]) -> tuple[int, int, str] | None:
         return None
     number, code, length = map(int, header)
     body = stream.read(length)
-    return (number, code, body.decode()) if len(body) == length else None
+    return (number, code, body.decode(errors="replace")) if len(body) == length else None
 
 
 def _serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
@@ -161,7 +161,7 @@ def _serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
     writing = threading.Lock()
 
     def answer(number: int, code: int, text: str) -> None:
-        body = text.encode()
+        body = text.encode(errors="replace")
         with writing:
             stdout.write(b"%d %d %d\n" % (number, code, len(body)) + body)
             stdout.flush()
@@ -189,11 +189,15 @@ def _serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
 
 def _build(ffi_module: Any, library: Any, turns: _Turns, path: str) -> tuple[int, str]:
     # Builds run side by side. The library keeps its last error in one global, so a build that
-    # fails runs again alone, for its own message.
-    code, text = _call(ffi_module, library, turns, path, alone=False)
-    if code == 0:
-        return 0, text
-    return _call(ffi_module, library, turns, path, alone=True)
+    # fails runs again alone, for its own message. Every request is answered: one left without
+    # an answer would hold its caller until the render timeout.
+    try:
+        code, text = _call(ffi_module, library, turns, path, alone=False)
+        if code == 0:
+            return 0, text
+        return _call(ffi_module, library, turns, path, alone=True)
+    except Exception as error:  # noqa: BLE001 - said as the render's error
+        return -1, f"pykustomize could not render {path!r}: {error}"
 
 
 def _call(ffi_module: Any, library: Any, turns: _Turns, path: str, alone: bool) -> tuple[int, str]:
@@ -201,7 +205,7 @@ def _call(ffi_module: Any, library: Any, turns: _Turns, path: str, alone: bool) 
     with turns.take(alone):
         result = ffi.new("char**")
         code = library.pykustomize_build(
-            ffi.new("char[]", path.encode()), ffi.new("char[]", _OPTIONS), result
+            ffi.new("char[]", os.fsencode(path)), ffi.new("char[]", _OPTIONS), result
         )
         if code == 0:
             return 0, ffi_module.string_from_c(result[0])

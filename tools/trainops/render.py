@@ -88,6 +88,13 @@ class Renderer:
     def output(self, directory: Path, env: dict[str, str] | None, origins: bool) -> Output:
         if kustomization.kustomization_file(directory) is None:
             raise RenderFailure(directory, None, "no kustomization.yaml in this folder")
+        try:
+            str(directory.resolve()).encode()
+        except UnicodeEncodeError:
+            # kustomize is handed paths in YAML, which is UTF-8: this one cannot be written there.
+            raise RenderFailure(
+                directory, None, "its path is not valid UTF-8: rename the folder to render it"
+            ) from None
         for folder in kustomization.reachable(directory):
             unreadable = kustomization.unreadable(folder)
             if unreadable:
