@@ -66,17 +66,11 @@ def renderer(mirror: Path) -> Renderer:
 @pytest.fixture(scope="session")
 def overlays(renderer) -> dict[tuple[str, str], list[dict]]:
     """Every overlays/<env>/<layer>, rendered once per session (in parallel)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from helpers import ENVIRONMENTS, LAYERS, REPO, rendered_docs
+    from helpers import ENVIRONMENTS, LAYERS, REPO, rendered_each
 
     keys = [(env, layer) for env in ENVIRONMENTS for layer in LAYERS]
-    env = renderer.environment()
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        docs = pool.map(
-            lambda key: rendered_docs(renderer, REPO / "overlays" / key[0] / key[1], env), keys
-        )
-        return dict(zip(keys, docs))
+    paths = [REPO / "overlays" / env / layer for env, layer in keys]
+    return dict(zip(keys, rendered_each(renderer, paths)))
 
 
 # The longest tests start first, so that on two workers they run beside the many short ones

@@ -66,6 +66,15 @@ def rendered_docs(renderer, path: Path, env: dict[str, str] | None = None) -> li
     return docs
 
 
+def rendered_each(renderer, paths: list[Path]) -> list[list[dict]]:
+    """rendered_docs of each path, two at a time (as `trainops validate` renders)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    env = renderer.environment()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(lambda path: rendered_docs(renderer, path, env), paths))
+
+
 def write_tree(root: Path, files: dict[str, str]) -> Path:
     for name, content in files.items():
         target = root / name

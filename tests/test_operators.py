@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from helpers import REPO, rendered_docs
+from helpers import REPO, rendered_each
 from restricted import restricted_problems
 
 OPERATORS = {
@@ -34,7 +34,8 @@ OPERATORS = {
 
 @pytest.fixture(scope="module")
 def rendered(renderer) -> dict[str, list[dict]]:
-    return {name: rendered_docs(renderer, REPO / "operators" / name) for name in OPERATORS}
+    names = sorted(OPERATORS)
+    return dict(zip(names, rendered_each(renderer, [REPO / "operators" / n for n in names])))
 
 
 def only(docs: list[dict], kind: str, name: str | None = None) -> dict:

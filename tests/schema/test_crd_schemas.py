@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from helpers import REPO, rendered_docs
+from helpers import REPO, rendered_docs, rendered_each
 from trainops.schema.catalog import Catalog
 from trainops.schema.crd import convert
 
@@ -23,13 +23,12 @@ CRD_ROOTS = [
 
 @pytest.fixture(scope="module")
 def catalog(renderer) -> Catalog:
-    crds = []
-    for root in CRD_ROOTS:
-        crds += [
-            d
-            for d in rendered_docs(renderer, REPO / root)
-            if d["kind"] == "CustomResourceDefinition"
-        ]
+    crds = [
+        d
+        for docs in rendered_each(renderer, [REPO / root for root in CRD_ROOTS])
+        for d in docs
+        if d["kind"] == "CustomResourceDefinition"
+    ]
     return Catalog(["v1.32"], crds)
 
 
