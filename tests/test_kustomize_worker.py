@@ -165,3 +165,16 @@ def test_a_request_the_library_cannot_take_is_answered_not_left_waiting():
     assert "pykustomize could not render '/tmp/\\ud800'" in message
     assert worker.build("/nonexistent-trainops-root", 30)[0] != 0  # the helper still serves
     worker.release()
+
+
+def test_a_helper_that_answers_with_something_other_than_a_frame_is_treated_as_gone(tmp_path):
+    script = (
+        "import sys\n"
+        "sys.stdout.buffer.write(b'-1 0 0\\n'); sys.stdout.buffer.flush()\n"
+        "for line in sys.stdin:\n"
+        "    sys.stdout.buffer.write(b'Warning: deprecated field\\n'); sys.stdout.buffer.flush()\n"
+        "    sys.stderr.write('printed where answers go\\n'); break\n"
+    )
+    worker = Worker([sys.executable, "-c", script])
+    with pytest.raises(WorkerFailed, match="printed where answers go"):
+        worker.build("root", 30)

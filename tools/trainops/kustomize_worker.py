@@ -57,7 +57,7 @@ class Worker:
         self._lock = threading.Lock()
         self._process: subprocess.Popen[bytes] | None = None
         self._stderr: IO[bytes] | None = None
-        self._pending: dict[int, _Pending] = {}
+        self._pending: dict[int, tuple[subprocess.Popen[bytes], _Pending]] = {}
         self._next = 0
 
     def build(self, path: str, timeout: float) -> tuple[int, str]:
@@ -85,7 +85,8 @@ class Worker:
         with self._lock:
             process = self._process or self._start()
             self._next += 1
-            pending = self._pending[self._next] = _Pending()
+            pending = _Pending()
+            self._pending[self._next] = (process, pending)
             assert process.stdin is not None
             try:
                 process.stdin.write(json.dumps({"id": self._next, "path": path}).encode() + b"\n")
@@ -118,15 +119,18 @@ class Worker:
         while (answer := _read_answer(process.stdout)) is not None:
             number, code, text = answer
             with self._lock:
-                pending = self._pending.pop(number, None)
-            if pending is not None:
-                pending.answer = (code, text)
-                pending.done.set()
+                sent = self._pending.pop(number, None)
+            if sent is not None:
+                sent[1].answer = (code, text)
+                sent[1].done.set()
+        # The helper is gone: what it was asked and did not answer is dropped (and tried again
+        # by its callers); what a newer helper was asked stays.
         with self._lock:
             if self._process is process:
                 self._process = None
-            dropped, self._pending = self._pending, {}
-        for pending in dropped.values():
+            dropped = [n for n, (to, _) in self._pending.items() if to is process]
+            unanswered = [self._pending.pop(n)[1] for n in dropped]
+        for pending in unanswered:
             pending.done.set()
 
     def _stop(self, process: subprocess.Popen[bytes], kill: bool) -> None:
@@ -149,9 +153,10 @@ class Worker:
 
 def _read_answer(stream: IO[bytes]) -> tuple[int, int, str] | None:
     header = stream.readline().split()
-    if len(header) != 3:
+    try:
+        number, code, length = map(int, header)
+    except ValueError:  # not a frame: the helper is treated as gone
         return None
-    number, code, length = map(int, header)
     body = stream.read(length)
     return (number, code, body.decode(errors="replace")) if len(body) == length else None
 
