@@ -38,7 +38,7 @@ def _private_cache() -> None:
 
 # Entries keyed by everything that computes them, so one the user's cache holds (`make validate`
 # ran first) is exactly what a test would compute: copied in, each entry is still verified on read.
-_SEEDED = (render_cache.FOLDER, objects._PARSED_FOLDER, schema_cache.FOLDER)
+_SEEDED = (render_cache.FOLDER, objects.PARSED_FOLDER, schema_cache.FOLDER)
 
 
 def _seed_from(user_cache: Path) -> None:

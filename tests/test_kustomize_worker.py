@@ -178,3 +178,9 @@ def test_a_helper_that_answers_with_something_other_than_a_frame_is_treated_as_g
     worker = Worker([sys.executable, "-c", script])
     with pytest.raises(WorkerFailed, match="printed where answers go"):
         worker.build("root", 30)
+
+
+def test_a_helper_that_never_gets_ready_is_given_up_on():
+    worker = Worker([sys.executable, "-c", "import time; time.sleep(3600)"])
+    with pytest.raises(WorkerFailed, match="did not start in 1 s"):
+        worker.build("root", 1)

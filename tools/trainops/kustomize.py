@@ -76,6 +76,9 @@ class Kustomize:
     def version(self) -> str:
         return _executable_version(self.executable, self.standalone)
 
+    def release(self) -> None:
+        """Nothing is held between renders: each ran as its own process."""
+
 
 @cache
 def _executable_version(executable: str, standalone: bool) -> str:

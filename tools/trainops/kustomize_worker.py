@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import select
 import subprocess
 import sys
 import tempfile
@@ -64,7 +65,7 @@ class Worker:
         """(0, YAML) or (code, kustomize's error). A build the helper dropped because it stopped
         (another build timed out, or it crashed) is tried once more on a new helper."""
         for attempt in (1, 2):
-            pending, process = self._send(path)
+            pending, process = self._send(path, timeout)
             if not pending.done.wait(timeout):
                 self._stop(process, kill=True)
                 return -1, f"kustomize (pykustomize) did not finish in {timeout:g} s"
@@ -81,9 +82,9 @@ class Worker:
         if process is not None:
             self._stop(process, kill=False)
 
-    def _send(self, path: str) -> tuple[_Pending, subprocess.Popen[bytes]]:
+    def _send(self, path: str, timeout: float) -> tuple[_Pending, subprocess.Popen[bytes]]:
         with self._lock:
-            process = self._process or self._start()
+            process = self._process or self._start(timeout)
             self._next += 1
             pending = _Pending()
             self._pending[self._next] = (process, pending)
@@ -95,7 +96,7 @@ class Worker:
                 pending.done.set()  # the reader empties the table when it sees the end
             return pending, process
 
-    def _start(self) -> subprocess.Popen[bytes]:
+    def _start(self, timeout: float) -> subprocess.Popen[bytes]:
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - read when the helper fails
         process = subprocess.Popen(
             self._command,
@@ -104,6 +105,11 @@ class Worker:
             stderr=self._stderr,
         )
         assert process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], timeout)
+        if not ready:
+            process.kill()
+            process.wait()
+            raise WorkerFailed(f"the pykustomize helper did not start in {timeout:g} s")
         first = _read_answer(process.stdout)
         if first is None or first[0] != _READY or first[1] != 0:
             process.kill()

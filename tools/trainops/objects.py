@@ -447,7 +447,7 @@ def _fast_whole(text: str, chunks: list[tuple[int, str]]) -> list[list] | None:
 
 # A stream this large is parsed once and kept in the cache, by its content: JSON reads back an
 # order of magnitude faster than YAML parses (a rendered root with CRDs, a big manifest).
-_PARSED_FOLDER = "parsed-v1"
+PARSED_FOLDER = "parsed-v1"
 _CACHED_FROM = 32 * 1024
 _PARSER = cache.source_digest(__file__)  # this module is the parser
 
@@ -456,8 +456,8 @@ def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
     """Parse a multi-document YAML stream; `lines=False` skips line bookkeeping (rendered output)."""
     if len(text) < _CACHED_FROM:
         return _parse_stream(text, file, lines)
-    key = cache.key_of(_PARSED_FOLDER, _PARSER, text, str(lines))
-    payload = cache.load(_PARSED_FOLDER, key)
+    key = cache.key_of(PARSED_FOLDER, _PARSER, text, str(lines))
+    payload = cache.load(PARSED_FOLDER, key)
     restored = _from_payload(payload, file) if payload is not None else None
     if restored is not None:
         return restored
@@ -465,7 +465,7 @@ def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
     payload = _to_payload(parsed)
     if payload is None:
         return parsed
-    cache.store(_PARSED_FOLDER, key, payload)
+    cache.store(PARSED_FOLDER, key, payload)
     # Kept as JSON reads it back: its decoder shares each key string across the stream, where the
     # YAML parser made one string per occurrence (a third less memory on large streams), and the
     # objects are the same whether this run or the next parsed them.

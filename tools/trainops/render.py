@@ -113,8 +113,7 @@ class Renderer:
 
     def release(self) -> None:
         """No render follows soon: let the backend give back what it holds."""
-        if isinstance(self.kustomize, InProcessKustomize):
-            self.kustomize.release()
+        self.kustomize.release()
 
     def _backend_for(self, target: Path) -> Kustomize | InProcessKustomize:
         """The in-process library renders only trees with nothing left to fetch (see kustomize)."""

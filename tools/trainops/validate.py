@@ -434,13 +434,15 @@ def load_roots(
     # pile up, so the two peaks do not add.
     renders = [i for i, root in enumerate(roots) if root.is_kustomization]
     files = [i for i, root in enumerate(roots) if not root.is_kustomization]
-    loaded: dict[int, Rendered] = {}
+
+    def load(i: int) -> Rendered:
+        return load_root(roots[i], renderer, env, progress)
+
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        for batch in (renders, files):
-            if batch is files and renders and renderer is not None:
-                renderer.release()
-            results = pool.map(lambda i: load_root(roots[i], renderer, env, progress), batch)
-            loaded.update(zip(batch, results))
+        loaded = dict(zip(renders, pool.map(load, renders)))
+        if renders and files and renderer is not None:
+            renderer.release()
+        loaded.update(zip(files, pool.map(load, files)))
     return [loaded[i] for i in range(len(roots))]
 
 

@@ -37,6 +37,9 @@ SUMMARY = "custom resources come after their CRDs; large CRDs apply server side"
 LAYERS = ("operators", "platform", "workloads")
 SYNC_WAVE = "argocd.argoproj.io/sync-wave"
 _INTEGER = re.compile(r"[+-]?[0-9]+")
+# A client-side apply keeps the whole object, as JSON, in its last-applied-configuration
+# annotation, and the API server refuses annotations over 256 KiB in total
+# (k8s.io/apimachinery pkg/api/validation/objectmeta.go: totalAnnotationSizeLimitB = 256 * (1 << 10)).
 ANNOTATION_LIMIT = 262144
 
 
