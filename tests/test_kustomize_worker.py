@@ -172,8 +172,9 @@ def test_a_helper_that_answers_with_something_other_than_a_frame_is_treated_as_g
         "import sys\n"
         "sys.stdout.buffer.write(b'-1 0 0\\n'); sys.stdout.buffer.flush()\n"
         "for line in sys.stdin:\n"
+        "    sys.stderr.write('printed where answers go\\n'); sys.stderr.flush()\n"
         "    sys.stdout.buffer.write(b'Warning: deprecated field\\n'); sys.stdout.buffer.flush()\n"
-        "    sys.stderr.write('printed where answers go\\n'); break\n"
+        "    sys.stdin.read()\n"
     )
     worker = Worker([sys.executable, "-c", script])
     with pytest.raises(WorkerFailed, match="printed where answers go"):

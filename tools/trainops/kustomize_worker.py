@@ -129,8 +129,10 @@ class Worker:
             if sent is not None:
                 sent[1].answer = (code, text)
                 sent[1].done.set()
-        # The helper is gone: what it was asked and did not answer is dropped (and tried again
-        # by its callers); what a newer helper was asked stays.
+        # The helper is gone, or talks nonsense and is stopped: what it was asked and did not
+        # answer is dropped (and tried again by its callers); what a newer helper was asked stays.
+        process.kill()
+        process.wait()
         with self._lock:
             if self._process is process:
                 self._process = None
