@@ -303,6 +303,8 @@ def _go_shortest_float32(value: float) -> str:
     float32, in exponent form when the exponent is below -4 or at least 6 (strconv/ftoa.go,
     formatDigits: "if precision was the shortest possible, use precision 6")."""
     single = struct.unpack("f", struct.pack("f", value))[0]
+    if math.isinf(single):  # beyond float32: Go's conversion makes an infinity, printed so
+        return "+Inf" if single > 0 else "-Inf"
     text = f"{single:.8e}"  # nine digits always read back as the same float32
     for digits in range(1, 9):
         shorter = f"{single:.{digits - 1}e}"
