@@ -21,8 +21,10 @@ PYKUSTOMIZE := pykustomize==0.1.4
 validate: $(STAMP)
 	$(BIN)/trainops validate
 
+# Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: otherwise every test process, and
+# every trainops a test starts, compiles the tool and rewrites the test modules again.
 test: lint
-	$(BIN)/python -m pytest -n 2
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 2
 
 # Style, lint and types: ruff (config in pyproject.toml) on the tool, its tests and benchmarks,
 # and pyright in standard mode on the tool.

@@ -141,11 +141,11 @@ def test_in_process_kustomize_needs_no_executable(tmp_path, mirror):
     # Remote bases are checked out of the mirror into the cache and read from there: no kubectl.
     cache = {"TRAINOPS_CACHE_DIR": str(tmp_path / "cache")}
     done = run_trainops(
-        "build", "operators/kueue", env={"PATH": _path_without_kubectl(tmp_path), **cache}
+        "build", "operators/jobset", env={"PATH": _path_without_kubectl(tmp_path), **cache}
     )
     assert done.returncode == 0, done.stderr
     with_kubectl = run_trainops(
-        "build", "operators/kueue", env={"TRAINOPS_KUSTOMIZE": "kubectl", **cache}
+        "build", "operators/jobset", env={"TRAINOPS_KUSTOMIZE": "kubectl", **cache}
     )
     assert with_kubectl.returncode == 0, with_kubectl.stderr
     assert load_docs(done.stdout) == load_docs(with_kubectl.stdout)

@@ -37,27 +37,29 @@ def test_good_the_repository_applies_every_crd_first(mirror, tmp_path):
     assert layer_findings(copy_repository(tmp_path)) == []
 
 
-def test_bad_layers_waves_dependencies_and_server_side(mirror, tmp_path):
-    repo = copy_repository(tmp_path)
-    edits = {
-        "gitops/argocd/kind/apps/platform.yaml": (
-            'argocd.argoproj.io/sync-wave: "1"',
-            'argocd.argoproj.io/sync-wave: "0"',
-        ),
-        "gitops/flux/kind/layers.yaml": ("  dependsOn:\n    - name: trainops-platform\n", ""),
-        "operators/kuberay/kustomization.yaml": (
-            "components:\n  - ../../components/server-side-crds\n",
-            "",
-        ),
-        "overlays/kind/platform/kustomization.yaml": (
-            "resources:\n  - ../../../base\n",
-            "resources:\n  - ../../../base\n  - ../../../operators/jobset\n",
-        ),
-    }
+def _edit(repo, edits: dict[str, tuple[str, str]]) -> None:
     for name, (old, new) in edits.items():
         path = repo / name
         assert old in path.read_text(), name
         path.write_text(path.read_text().replace(old, new))
+
+
+def test_bad_layers_waves_and_dependencies(mirror, tmp_path):
+    repo = copy_repository(tmp_path)
+    _edit(
+        repo,
+        {
+            "gitops/argocd/kind/apps/platform.yaml": (
+                'argocd.argoproj.io/sync-wave: "1"',
+                'argocd.argoproj.io/sync-wave: "0"',
+            ),
+            "gitops/flux/kind/layers.yaml": ("  dependsOn:\n    - name: trainops-platform\n", ""),
+            "overlays/kind/platform/kustomization.yaml": (
+                "resources:\n  - ../../../base\n",
+                "resources:\n  - ../../../base\n  - ../../../operators/jobset\n",
+            ),
+        },
+    )
     messages = [message for _, message in layer_findings(repo)]
     assert (
         "Application trainops-kind-platform (wave 0) applies ClusterQueue, LocalQueue, ResourceFlavor, whose CRDs come from Application trainops-kind-operators (wave 0)"
@@ -67,13 +69,34 @@ def test_bad_layers_waves_dependencies_and_server_side(mirror, tmp_path):
         "Kustomization trainops-workloads applies PyTorchJob, RayJob, whose CRDs come from Kustomization trainops-operators, which it does not depend on"
         in messages
     )
-    assert any(
-        m.startswith("CRD rayjobs.ray.io is ") and "not marked for server-side apply" in m
-        for m in messages
-    )
     # JobSet's CRD now also comes in the platform layer: nothing there uses it, so no layer finding;
     # but the Kueue objects of the platform layer stay after their CRD (operators): no finding either.
     assert not any("is applied in platform" in m for m in messages)
+    assert not any("server-side" in m for m in messages)
+
+
+def test_kuberay_without_the_server_side_component_fails(mirror, tmp_path):
+    # The real RayJob CRD is too large for client-side apply. Checked in the operator's own root:
+    # the layer overlays that include it would render four operators again for the same finding.
+    repo = copy_repository(tmp_path)
+    _edit(
+        repo,
+        {
+            "operators/kuberay/kustomization.yaml": (
+                "components:\n  - ../../components/server-side-crds\n",
+                "",
+            )
+        },
+    )
+    done = run_trainops(
+        "validate", "--format", "json", "--select", "layer-order", "operators/kuberay", cwd=repo
+    )
+    assert done.returncode == 1, done.stderr
+    messages = [f["message"] for f in json.loads(done.stdout)]
+    assert any(
+        m.startswith("CRD rayjobs.ray.io is ") and "not marked for server-side apply" in m
+        for m in messages
+    ), messages
 
 
 def test_a_large_crd_needs_the_server_side_marker(tmp_path):

@@ -24,8 +24,9 @@ from trainops.network import netpol, traffic
 from trainops.objects import parse_stream
 
 TRAIN = REPO / "workloads" / "bookstore-ml" / "train" / "train.py"
-# Large enough that the ranks stay connected for a few seconds while they build the co-occurrence.
-BUSY = ["--n-books", "3000", "--n-orders", "300000", "--n-customers", "60000", "--shards", "48"]
+# Large enough that the ranks stay connected for a second or two (gloo's connections live from
+# the join to the end), each poll of /proc seeing them.
+BUSY = ["--n-books", "1500", "--n-orders", "120000", "--n-customers", "24000", "--shards", "48"]
 LISTEN, ESTABLISHED = "0A", "01"
 
 
