@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,30 @@ from trainops.render import Renderer
 from trainops.schema import cache as schema_cache
 
 TEST_CACHE = REPO / ".cache" / "trainops-tests"
+
+
+# Scratch folders (pytest's tmp_path, and TMPDIR for what the tests start: git, pip, Ray) go to
+# memory when /dev/shm has room: the suite writes tens of thousands of small files (copies of the
+# repository, pre-commit's hook environment, checkpoints), and a disk can take several times as
+# long as the work itself. TMPDIR or --basetemp, when given, win.
+_SCRATCH_IN_MEMORY = Path("/dev/shm")
+_SCRATCH_ROOM = 4 * 2**30
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if (
+        hasattr(config, "workerinput")  # an xdist worker: it inherits the controller's choice
+        or config.option.basetemp
+        or os.environ.get("TMPDIR")
+    ):
+        return
+    try:
+        free = os.statvfs(_SCRATCH_IN_MEMORY)
+    except OSError:
+        return
+    if free.f_bavail * free.f_frsize >= _SCRATCH_ROOM and os.access(_SCRATCH_IN_MEMORY, os.W_OK):
+        os.environ["TMPDIR"] = str(_SCRATCH_IN_MEMORY)
+        tempfile.tempdir = None  # read TMPDIR again
 
 
 @pytest.fixture(scope="session")

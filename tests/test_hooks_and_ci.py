@@ -104,10 +104,12 @@ def _pre_commit(
     shutil.which("pre-commit", path=str(BIN)) is None,
     reason="pre-commit is not installed (test extra)",
 )
-def test_hooks_through_pre_commit(user_repository, hook_source, tmp_path_factory):
-    """pre-commit installs trainops from this repository into its own environment (pip, from
-    the package index), once, and runs each hook on the changed files."""
-    home = tmp_path_factory.mktemp("pre-commit-home")
+def test_hooks_through_pre_commit(user_repository, hook_source, tmp_path):
+    """pre-commit installs trainops from this repository into its own environment (from the
+    package index: with uv, as the pre-commit-uv plugin of the test extra has it build Python
+    hook environments; with pip where it is absent), once, and runs each hook on the changed
+    files."""
+    home = tmp_path / "pre-commit-home"  # the hook environment, deleted when the test passes
     good = _pre_commit(
         user_repository,
         hook_source,
