@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from trainops import objects
-from trainops.objects import parse_stream, split_documents
+from trainops.objects import CACHED_FROM, parse_stream, split_documents
 
 STREAM = """\
 # leading comment
@@ -85,7 +85,8 @@ def test_a_scalar_reads_as_kubernetes_reads_it(layout, scalar):
         "flow": (f"data: {{v: {scalar}, l: [{scalar}, x]}}\n", {"v": value, "l": [value, "x"]}),
     }[layout]
     text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n" + text
-    big = (text + "---\n") * 2000  # past the size that takes the cached whole-stream path
+    # Just past the size that takes the cached whole-stream path.
+    big = (text + "---\n") * (CACHED_FROM // len(text) + 1)
     for stream in (text, big):
         parsed = parse_stream(stream, "s.yaml", lines=False)
         assert not parsed.malformed and not parsed.syntax_errors

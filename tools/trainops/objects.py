@@ -450,13 +450,13 @@ def _fast_whole(text: str, chunks: list[tuple[int, str]]) -> list[list] | None:
 # A stream this large is parsed once and kept in the cache, by its content: JSON reads back an
 # order of magnitude faster than YAML parses (a rendered root with CRDs, a big manifest).
 PARSED_FOLDER = "parsed-v1"
-_CACHED_FROM = 32 * 1024
+CACHED_FROM = 32 * 1024
 _PARSER = cache.source_digest(__file__)  # this module is the parser
 
 
 def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
     """Parse a multi-document YAML stream; `lines=False` skips line bookkeeping (rendered output)."""
-    if len(text) < _CACHED_FROM:
+    if len(text) < CACHED_FROM:
         return _parse_stream(text, file, lines)
     key = cache.key_of(PARSED_FOLDER, _PARSER, text, str(lines))
     payload = cache.load(PARSED_FOLDER, key)
