@@ -10,6 +10,8 @@ CONFIGMAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n"
 
 
 def test_the_repository_is_clean(mirror):
+    """Every root, every rule: among them every shipped pod template at its namespace's pinned
+    Pod Security level, with the containers the operators inject."""
     done = run_trainops("validate")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "clean" in done.stdout.splitlines()[-1]
