@@ -100,7 +100,13 @@ def overlays(renderer) -> dict[tuple[str, str], list[dict]]:
 
 # The longest tests start first, so that on two workers they run beside the many short ones
 # instead of after them.
-_LONG_FIRST = ("test_hooks_through_pre_commit", "tests/workload/", "tests/gitops/test_apply_order")
+_LONG_FIRST = (
+    "test_hooks_through_pre_commit",
+    "tests/workload/",
+    "tests/test_wrong_types.py",
+    "tests/test_diff.py",
+    "tests/gitops/test_apply_order",
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from helpers import run_trainops, write_tree
 from test_build import assert_one_line_error
-from trainops.kustomize import InProcessKustomize, in_process
+from trainops.kustomize import InProcessKustomize, in_process, library_in
 from trainops.kustomize_worker import Worker, WorkerFailed
 from trainops.render import Renderer
 from trainops.validate import Root, validate
@@ -108,11 +108,15 @@ def test_the_cli_names_a_library_that_does_not_load_and_the_way_around_it(tmp_pa
         {
             "pykustomize/__init__.py": "",
             "pykustomize/_ffi.py": (
-                "def _find_library():\n    return __file__\n"
                 "def get_library():\n    raise OSError('libpykustomize.so: wrong ELF class')\n"
             ),
         },
     )
+    library = library_in(fake / "pykustomize")
+    if library is None:
+        pytest.skip("pykustomize has no build for this platform")
+    library.parent.mkdir(parents=True)
+    library.write_bytes(b"not a library")
     write_tree(tmp_path, {"k/kustomization.yaml": "resources: []\n"})
     done = run_trainops(
         "build",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import REPO, load_docs, run_trainops, write_tree
+from helpers import REPO, WIDGET_CRD, load_docs, run_trainops, write_tree
 from trainops import cache, remote_bases
 from trainops.kustomize import find_kustomize
 from trainops.objects import parse_stream
@@ -278,3 +278,39 @@ def test_a_cached_parse_or_render_is_keyed_by_the_code_that_made_it(
     assert not renderer.render(two_roots / "a").cached
     parse_stream(text, "big.yaml")
     assert len(list((private_cache / "parsed-v1").glob("*.entry"))) == 2
+
+
+def test_unchanged_crd_roots_give_their_schemas_without_being_read(private_cache, tmp_path):
+    """A file checked in a repository needs the schemas of every CRD root; while those roots'
+    inputs are unchanged, the schemas come from one entry and the roots are not read at all."""
+    write_tree(
+        tmp_path,
+        {
+            "trainops.yaml": "kubernetesVersions: [v1.32]\ncrdRoots: [crds]\n",
+            "crds/kustomization.yaml": "resources: [widget.yaml]\n",
+            "crds/widget.yaml": WIDGET_CRD,
+            "apps/w.yaml": "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n"
+            "spec: {size: big}\n",
+        },
+    )
+
+    def size_findings() -> tuple[list[str], str]:
+        done = run_trainops("validate", "--format", "json", "apps", cwd=tmp_path)
+        assert done.returncode in (0, 1), done.stderr
+        found = [f["message"] for f in json.loads(done.stdout) if f["path"] == "spec.size"]
+        return found, done.stderr
+
+    first, _ = size_findings()
+    assert first and "integer" in first[0], first
+    # The CRD root's render is gone from the cache: its schemas still come from the cache,
+    # so the root was not rendered (nor its render read) to know them.
+    shutil.rmtree(private_cache / "renders-v3")
+    again, _ = size_findings()
+    assert again == first
+    assert not (private_cache / "renders-v3").exists()
+    # Changed, the CRD root renders again and its new schema is the one used.
+    crd = tmp_path / "crds" / "widget.yaml"
+    crd.write_text(crd.read_text().replace("size: {type: integer}", "size: {type: string}"))
+    changed, _ = size_findings()
+    assert changed == []
+    assert (private_cache / "renders-v3").exists()

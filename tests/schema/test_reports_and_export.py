@@ -119,6 +119,11 @@ def test_a_finding_in_an_overlay_points_at_the_source_document_not_the_patch(mir
     assert "config.kubernetes.io/origin" not in built.stdout
 
 
+def _tamper(entry: Path, payload: bytes, *, rehash: bool) -> None:
+    digest = hashlib.sha256(payload).hexdigest().encode() if rehash else b"0" * 64
+    entry.write_bytes(digest + b"\n" + payload)
+
+
 def test_a_corrupt_cache_entry_is_rebuilt_and_said(mirror, tmp_path):
     cache = tmp_path / "cache"
     write_tree(
@@ -132,25 +137,35 @@ def test_a_corrupt_cache_entry_is_rebuilt_and_said(mirror, tmp_path):
         },
     )
     env = {"TRAINOPS_CACHE_DIR": str(cache)}
-    assert run_trainops("validate", "manifests", cwd=tmp_path, env=env).returncode == 0
-    [entry] = list((cache / "schemas-v2").glob("*.entry"))
-    digest, _, payload = entry.read_bytes().partition(b"\n")
 
-    # Torn or tampered: the hash no longer matches.
-    entry.write_bytes(digest + b"\n" + payload.replace(b"JobSet", b"JobSex"))
-    done = run_trainops("validate", "-v", "manifests", cwd=tmp_path, env=env)
-    assert done.returncode == 0, done.stderr
-    assert f"note: cache entry {entry} failed its hash check" in done.stderr
-    assert json.loads(entry.read_bytes().partition(b"\n")[2])["kind"] == "JobSet"
+    def validate() -> str:
+        done = run_trainops("validate", "-v", "manifests", cwd=tmp_path, env=env)
+        assert done.returncode == 0, done.stderr
+        assert "Traceback" not in done.stderr
+        return done.stderr
 
-    # Hashed right but not a converted CRD: not trusted either.
-    wrong = json.dumps({"group": 1}).encode()
-    entry.write_bytes(hashlib.sha256(wrong).hexdigest().encode() + b"\n" + wrong)
-    done = run_trainops("validate", "-v", "manifests", cwd=tmp_path, env=env)
-    assert done.returncode == 0, done.stderr
-    assert f"note: cache entry {entry} is unreadable" in done.stderr
-    assert "Traceback" not in done.stderr
-    assert json.loads(entry.read_bytes().partition(b"\n")[2])["kind"] == "JobSet"
+    validate()
+    # The CRD root's schemas, kept whole (crd-roots) and CRD by CRD (schemas).
+    [whole] = list((cache / "crd-roots-v1").glob("*.entry"))
+    [converted] = list((cache / "schemas-v2").glob("*.entry"))
+    good_whole = whole.read_bytes().partition(b"\n")[2]
+    good_converted = converted.read_bytes().partition(b"\n")[2]
+
+    # Torn or tampered: the hash no longer matches. Hashed right but of another shape: not
+    # trusted either. Each time the entry is said, computed again and written right.
+    for entry, good, torn, wrong in (
+        (whole, good_whole, good_whole.replace(b"JobSet", b"JobSex"), b'[{"file": 1}]'),
+        (converted, good_converted, good_converted.replace(b"JobSet", b"JobSex"), b'{"group": 1}'),
+    ):
+        for payload, rehash, said in (
+            (torn, False, "failed its hash check"),
+            (wrong, True, "is unreadable"),
+        ):
+            _tamper(entry, payload, rehash=rehash)
+            if entry is converted:
+                whole.unlink()  # the whole entry would answer first
+            assert f"note: cache entry {entry} {said}" in validate()
+            assert entry.read_bytes().partition(b"\n")[2] == good, entry
 
 
 def _relative(start: Path, target: Path) -> str:

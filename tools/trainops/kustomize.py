@@ -9,8 +9,10 @@ first checks remote bases out of the mirror), and the executable renders the res
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import platform
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -143,15 +145,42 @@ def _library_version(library: str) -> str:
     return f"v5.{minor - 13}.{patch} (api v0.{minor}.{patch})"
 
 
-def in_process() -> InProcessKustomize | None:
-    """The pykustomize library when it is installed for this platform, else None. It loads in
-    the helper, on the first build."""
-    try:
-        from pykustomize import _ffi
+# Where the pykustomize wheel keeps its library (pykustomize 0.1's _ffi._find_library): only a
+# build for this platform is found. Looked up without importing the package, whose import parses
+# its C declarations with pycparser (a fifth of a second of every run, renders or none): the
+# library loads in the helper, on the first build.
+_GO_PLATFORM = {
+    "Linux": ("linux", "libpykustomize.so"),
+    "Darwin": ("darwin", "libpykustomize.dylib"),
+    "Windows": ("windows", "pykustomize.dll"),
+}
+_GO_ARCH = {"x86_64": "amd64", "aarch64": "arm64"}
 
-        library = _ffi._find_library()  # only a build for this platform is found
-    except Exception:  # noqa: BLE001 - missing or broken: use a process
+
+def library_in(package: Path) -> Path | None:
+    """Where the pykustomize package in `package` keeps its library for this platform."""
+    if platform.system() not in _GO_PLATFORM:
         return None
+    go_os, name = _GO_PLATFORM[platform.system()]
+    machine = platform.machine()
+    return package / "_lib" / f"{go_os}-{_GO_ARCH.get(machine, machine)}" / name
+
+
+def _pykustomize_library() -> str | None:
+    try:
+        spec = importlib.util.find_spec("pykustomize")
+    except (ImportError, ValueError):
+        return None
+    for package in (spec.submodule_search_locations or []) if spec else []:
+        library = library_in(Path(package))
+        if library is not None and library.is_file():
+            return str(library)
+    return None
+
+
+def in_process() -> InProcessKustomize | None:
+    """The pykustomize library when it is installed for this platform, else None."""
+    library = _pykustomize_library()
     return InProcessKustomize(library, _executable()) if library else None
 
 

@@ -21,6 +21,7 @@ from trainops.render import Renderer, RenderFailure
 from trainops.rendered import Cluster, Rendered
 from trainops.rules import RULES
 from trainops.rules.schema import withhold_ill_shaped
+from trainops.schema import crd_roots as crd_roots_cache
 from trainops.schema.catalog import Catalog
 
 
@@ -393,21 +394,32 @@ def _repository_name(path: Path, top: Path | None) -> str:
 
 
 def catalog_for(
-    loaded: list[Rendered], versions: list[str], crd_roots: list[Root], top: Path | None = None
+    loaded: list[Rendered],
+    versions: list[str],
+    crd_roots: list[Root],
+    top: Path | None = None,
+    cached: list[crd_roots_cache.CrdFrom] | None = None,
 ) -> Catalog:
-    """The schema catalog. A CRD's installer is the first CRD root (in config order) that rendered
-    it, or that supplies it to a root which included that CRD root; named relative to `top` (the
-    config's folder), as the notes in files name it, wherever the command runs from."""
+    """The schema catalog: the CRDs of `loaded`, then the `cached` ones (CRD roots not loaded,
+    whose schemas came from the cache). A CRD's installer is the first CRD root (in config order)
+    that rendered it, or that supplies it to a root which included that CRD root; named relative
+    to `top` (the config's folder), as the notes in files name it, wherever the command runs from."""
     installers: dict[str, str] = {}
     docs = {}
     suppliers = [(crd_root, _Supplier.of(crd_root)) for crd_root in crd_roots]
+
+    def attribute(name: str, file: str, root: str) -> None:
+        for crd_root, supplier in suppliers:
+            if crd_root.name == root or supplier.supplies(file):
+                installers.setdefault(name, _repository_name(crd_root.path, top))
+                break
+
     for obj, result in _crds(loaded):
         docs.setdefault(obj.name, obj.doc)
-        for crd_root, supplier in suppliers:
-            if crd_root.name == result.root or supplier.supplies(obj.file):
-                installers.setdefault(obj.name, _repository_name(crd_root.path, top))
-                break
-    return Catalog(versions, list(docs.values()), installers)
+        attribute(obj.name, obj.file, result.root)
+    for crd in cached or []:
+        attribute(crd.schemas.converted.name, crd.file, crd.root)
+    return Catalog(versions, list(docs.values()), installers, [crd.schemas for crd in cached or []])
 
 
 def _reachable(roots: list[Root]) -> set[Path]:
@@ -474,8 +486,19 @@ def validate(
     included = _reachable(roots)
     extra = [r for r in crd_roots if r.path.resolve() not in included]
     progress = Progress(len(roots) + len(extra))
-    loaded = load_roots(roots + extra, renderer, jobs, progress)
+    # Unchanged, the others' schemas come from the cache without reading them (crd_roots says how).
+    notes: list[str] = []
+    extra_key = crd_roots_cache.key(renderer, [(r.name, r.path) for r in extra])
+    cached = crd_roots_cache.load(extra_key, notes) if extra_key else None
+    loaded = load_roots(roots + (extra if cached is None else []), renderer, jobs, progress)
     rendered, extra_loaded = loaded[: len(roots)], loaded[len(roots) :]
+    if cached is not None:
+        for _ in extra:
+            progress.loaded(True)
+    elif extra_key and all(r.loaded for r in extra_loaded):
+        cached = crd_roots_cache.of(extra_loaded, notes)
+        crd_roots_cache.store(extra_key, cached)
+        extra_loaded = []
     still_included = _reachable([Root(r.path) for r in rendered if r.loaded and r.path])
     late = [r for r in crd_roots if r.path.resolve() in included - still_included]
     progress.total += len(late)
@@ -488,7 +511,10 @@ def validate(
     schema_sources = rendered + [r for r in extra_loaded if r.loaded]
     rendered_at = time.perf_counter()
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
-    catalog = catalog_for(schema_sources, versions, crd_roots, config.folder if config else None)
+    catalog = catalog_for(
+        schema_sources, versions, crd_roots, config.folder if config else None, cached
+    )
+    catalog.notes[:0] = notes
     for result in rendered:
         withhold_ill_shaped(result, catalog)
     cluster_of = clusters(rendered)

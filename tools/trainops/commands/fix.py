@@ -16,6 +16,7 @@ from trainops.commands.options import add_mirror_option, default_roots, renderer
 from trainops.config import DEFAULT_KUBERNETES_VERSIONS, load_config
 from trainops.errors import CannotRun
 from trainops.rules.crd_header import problems, source_files
+from trainops.schema import crd_roots as crd_roots_cache
 from trainops.validate import Root, catalog_for, load_or_fail, roots_in_context
 
 
@@ -125,9 +126,17 @@ def run(args: argparse.Namespace) -> int:
     renderer = (
         renderer_from(args, config) if any(r.is_kustomization for r in roots + crd_roots) else None
     )
-    loaded = load_or_fail(roots + crd_roots, renderer)
+    # Unchanged CRD roots give their schemas from the cache, unread (schema/crd_roots.py).
+    notes: list[str] = []
+    key = crd_roots_cache.key(renderer, [(r.name, r.path) for r in crd_roots])
+    cached = crd_roots_cache.load(key, notes) if key else None
+    loaded = load_or_fail(roots + (crd_roots if cached is None else []), renderer)
+    if key and cached is None:
+        cached = crd_roots_cache.of(loaded[len(roots) :], notes)
+        crd_roots_cache.store(key, cached)
+        loaded = loaded[: len(roots)]
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
-    catalog = catalog_for(loaded, versions, crd_roots, config.folder if config else None)
+    catalog = catalog_for(loaded, versions, crd_roots, config.folder if config else None, cached)
     dry = args.check or args.diff
     changed = 0
     files = dict.fromkeys(

@@ -21,8 +21,9 @@ def _key(crd: dict) -> str:
     return cache.key_of("crd-schema", _CONVERTER, json.dumps(crd.get("spec"), sort_keys=True))
 
 
-def _from_payload(payload: bytes) -> Converted:
-    data = json.loads(payload)
+def from_data(data: dict) -> Converted:
+    """A Converted from its JSON form; TypeError, KeyError or AttributeError when the data has
+    another shape."""
     fields = (
         data["group"],
         data["kind"],
@@ -37,6 +38,10 @@ def _from_payload(payload: bytes) -> Converted:
     if not all(isinstance(schema, dict) for schema in data["versions"].values()):
         raise TypeError("a version's schema is not a mapping")
     return Converted(*fields)
+
+
+def _from_payload(payload: bytes) -> Converted:
+    return from_data(json.loads(payload))
 
 
 def converted(crd: dict, notes: list[str]) -> Converted:

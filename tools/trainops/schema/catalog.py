@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import jsonschema_rs
 
 from trainops.schema import cache, cel, core
+from trainops.schema.crd import Converted
 
 _REF = re.compile(r'"\$ref":\s*"#/\$defs/([^"]+)"')
 
@@ -43,13 +44,44 @@ def _pruned(schema: dict) -> dict:
     return schema
 
 
+def cel_sources(crd: dict) -> dict[str, dict]:
+    """Served version -> its openAPIV3Schema, for the versions whose schema has CEL rules."""
+    found = {}
+    for version in (crd.get("spec") or {}).get("versions") or []:
+        source = (
+            (version.get("schema") or {}).get("openAPIV3Schema")
+            if isinstance(version, dict)
+            else None
+        )
+        if version.get("served", True) and isinstance(source, dict) and cel.has_rules(source):
+            found[str(version.get("name"))] = source
+    return found
+
+
+@dataclass(frozen=True)
+class CrdSchemas:
+    """What the catalog keeps of a CRD: its converted schemas, and the served versions' schemas
+    with CEL rules (evaluated apart, on the original)."""
+
+    converted: Converted
+    cel: dict[str, dict]
+
+    @classmethod
+    def of(cls, crd: dict, notes: list[str]) -> CrdSchemas:
+        converted = cache.converted(crd, notes)
+        return cls(converted, cel_sources(crd) if converted.cel_rules else {})
+
+
 class Catalog:
     def __init__(
         self,
         kubernetes_versions: list[str],
         crds: list[dict],
         installers: dict[str, str] | None = None,
+        converted: list[CrdSchemas] | None = None,
     ):
+        """`crds` are converted here; `converted` (from a cache) come after them, and a CRD
+        name already seen is skipped."""
         self.kubernetes_versions = kubernetes_versions
         self.notes: list[str] = []
         self.crd_schemas: dict[tuple[str, str, str], dict] = {}
@@ -58,8 +90,11 @@ class Catalog:
         self.installers: dict[str, str] = dict(installers or {})
         # (group, version, kind) -> the served version's openAPIV3Schema, for CRDs with CEL rules
         self.cel_schemas: dict[tuple[str, str, str], dict] = {}
-        for crd in crds:
-            result = cache.converted(crd, self.notes)
+        entries = [CrdSchemas.of(crd, self.notes) for crd in crds]
+        seen = {entry.converted.name for entry in entries}
+        entries += [entry for entry in converted or [] if entry.converted.name not in seen]
+        for entry in entries:
+            result = entry.converted
             for version, schema in result.versions.items():
                 self.crd_schemas[(result.group, version, result.kind)] = schema
             self.crd_names[(result.group, result.kind)] = result.name
@@ -68,20 +103,10 @@ class Catalog:
                     f"CRD {result.name} serves {', '.join(result.unschematized)} without a schema: "
                     "objects of those versions are accepted unchecked"
                 )
-            if result.cel_rules:
-                self._keep_cel_schemas(crd, result.group, result.kind)
+            for version, source in entry.cel.items():
+                self.cel_schemas[(result.group, version, result.kind)] = source
         self._compiled: dict[str, jsonschema_rs.Validator] = {}
         self._lookups: dict[tuple[str, str], Lookup | None] = {}
-
-    def _keep_cel_schemas(self, crd: dict, group: str, kind: str) -> None:
-        for version in (crd.get("spec") or {}).get("versions") or []:
-            source = (
-                (version.get("schema") or {}).get("openAPIV3Schema")
-                if isinstance(version, dict)
-                else None
-            )
-            if version.get("served", True) and isinstance(source, dict) and cel.has_rules(source):
-                self.cel_schemas[(group, str(version.get("name")), kind)] = source
 
     def cel_schema(self, api_version: str, kind: str) -> dict | None:
         """The schema whose CEL rules an object of this apiVersion and kind must pass; None if it has none."""
