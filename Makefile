@@ -22,9 +22,10 @@ validate: $(STAMP)
 	$(BIN)/trainops validate
 
 # Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: otherwise every test process, and
-# every trainops a test starts, compiles the tool and rewrites the test modules again.
+# every trainops a test starts, compiles the tool and rewrites the test modules again. A worker
+# that runs out of tests takes some of the other's (worksteal), so both finish together.
 test: lint
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 2
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 2 --dist worksteal
 
 # Style, lint and types: ruff (config in pyproject.toml) on the tool, its tests and benchmarks,
 # and pyright in standard mode on the tool.
