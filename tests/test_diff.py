@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from helpers import git, run_trainops, write_tree
+from trainops.commands.diff import FORMATS
 from trainops.kustomize import find_kustomize
 from trainops.render import Renderer
-from trainops.report import REVIEW_REPORTERS
+from trainops.report.reviews import REVIEW_REPORTERS
 from trainops.review import review
 from trainops.revisions import resolve
 
@@ -285,3 +286,8 @@ def test_a_root_that_stops_rendering_is_reported_and_fails(tmp_path):
     assert [f["rule"] for f in data["findings"]["introduced"]] == ["render-failed"]
     text = run_trainops("diff", "app", cwd=tmp_path).stdout
     assert "does not render: app/kustomization.yaml:2" in text
+
+
+def test_the_formats_diff_offers_are_the_reporters_it_has():
+    # Named in the command without importing the reporters (a `validate` run never needs them).
+    assert tuple(sorted(REVIEW_REPORTERS)) == FORMATS

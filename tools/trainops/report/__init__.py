@@ -1,21 +1,12 @@
-"""Reporters turn findings into output; they never decide what is a finding."""
+"""Reporters turn findings into output; they never decide what is a finding. (`trainops diff`'s
+are in reviews.py: a run of `validate` need not import them.)"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TextIO
 
-from trainops.report import (
-    github_report,
-    json_report,
-    junit_report,
-    review_json,
-    review_markdown,
-    review_text,
-    sarif_report,
-    text_report,
-)
-from trainops.review import Review
+from trainops.report import github_report, json_report, junit_report, sarif_report, text_report
 from trainops.validate import Outcome
 
 Reporter = Callable[[Outcome, TextIO], None]
@@ -29,8 +20,3 @@ REPORTERS: dict[str, Reporter] = {
 }
 
 # For `trainops diff`: a review of a change, not findings.
-REVIEW_REPORTERS: dict[str, Callable[[Review, TextIO], None]] = {
-    "text": review_text.write,
-    "markdown": review_markdown.write,
-    "json": review_json.write,
-}
