@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import io
+import json
 import os
+import select
+import signal
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 import yaml
@@ -27,19 +33,82 @@ LAYERS = ("operators", "platform", "workloads")
 def run_trainops(
     *args: str, cwd: Path = REPO, env: dict[str, str] | None = None, timeout: float | None = None
 ) -> subprocess.CompletedProcess:
-    """The real CLI in a subprocess, as a user runs it."""
+    """The real CLI in a process of its own, as a user runs it: forked from one that has already
+    imported trainops (cli_zygote.py) where it can be, else `python -m trainops`."""
     full_env = dict(os.environ)
     if MIRROR is not None:
         full_env["TRAINOPS_MIRROR"] = str(MIRROR)
     full_env.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "trainops", *args],
-        cwd=cwd,
-        env=full_env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
+    command = [sys.executable, "-m", "trainops", *args]
+    # What the interpreter reads as it starts (PYTHONPATH, …) needs one that starts.
+    starts_alike = all(
+        full_env.get(name) == os.environ.get(name)
+        for name in {*full_env, *os.environ}
+        if name.startswith("PYTHON")
     )
+    zygote = _zygote() if starts_alike else None
+    if zygote is None:
+        return subprocess.run(
+            command, cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout
+        )
+    return zygote.run(command, str(cwd), full_env, timeout)
+
+
+class _Zygote:
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("cli_zygote.py"))],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+
+    def _reply(self, deadline: float | None) -> str | None:
+        assert self.process.stdout is not None
+        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+        if not select.select([self.process.stdout], [], [], wait)[0]:
+            return None
+        line = self.process.stdout.readline().decode()
+        if not line:
+            raise RuntimeError("the CLI zygote stopped")
+        return line.split()[1]
+
+    def run(
+        self, command: list[str], cwd: str, env: dict[str, str], timeout: float | None
+    ) -> subprocess.CompletedProcess:
+        assert self.process.stdin is not None
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with tempfile.TemporaryDirectory(prefix="trainops-cli-") as scratch:
+            out, err = Path(scratch, "stdout"), Path(scratch, "stderr")
+            out.touch()
+            err.touch()
+            request = {"args": command[3:], "cwd": cwd, "env": env, "stdout": str(out)}
+            request["stderr"] = str(err)
+            self.process.stdin.write(json.dumps(request).encode() + b"\n")
+            self.process.stdin.flush()
+            pid = int(self._reply(None) or 0)
+            code = self._reply(deadline)
+            if code is None:
+                os.kill(pid, signal.SIGKILL)
+                self._reply(None)
+                raise subprocess.TimeoutExpired(command, timeout or 0, _text(out), _text(err))
+            return subprocess.CompletedProcess(command, int(code), _text(out), _text(err))
+
+
+def _text(path: Path) -> str:
+    """A stream as subprocess.run(text=True) decodes it (locale encoding, universal newlines)."""
+    return io.TextIOWrapper(io.BytesIO(path.read_bytes())).read()
+
+
+_ZYGOTES: list[_Zygote] = []
+
+
+def _zygote() -> _Zygote | None:
+    """This test process's zygote, started on first use; None where processes cannot fork."""
+    if not hasattr(os, "fork"):
+        return None
+    if not _ZYGOTES or _ZYGOTES[0].process.poll() is not None:
+        _ZYGOTES[:] = [_Zygote()]
+    return _ZYGOTES[0]
 
 
 def load_docs(text: str) -> list[dict]:
