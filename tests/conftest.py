@@ -102,11 +102,9 @@ def overlays(renderer) -> dict[tuple[str, str], list[dict]]:
 # instead of after them.
 _LONG_FIRST = (
     "test_hooks_through_pre_commit",
-    "tests/test_diff.py",
-    "test_schemas_export_in_kubeconform_layout",
     "tests/workload/",
     "tests/test_wrong_types.py",
-    "tests/rules/test_service_references.py",
+    "tests/test_diff.py",
     "tests/gitops/test_apply_order",
 )
 
