@@ -9,13 +9,18 @@ import stat
 import struct
 import threading
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 import yaml_rs
 
 from trainops import cache
 from trainops.paths import display
+
+if TYPE_CHECKING:
+    from trainops.psa.pods import PodTemplate
 
 # A document marker at column 0 always starts a new document, even inside a block scalar,
 # so splitting on it is exact and lets one bad document leave the others readable.
@@ -69,6 +74,14 @@ class K8sObject:
     @property
     def ref(self) -> ObjectRef:
         return ObjectRef(self.api_version, self.kind, self.namespace, self.name)
+
+    @cached_property
+    def pod_templates(self) -> list[PodTemplate]:
+        """Its pod templates, defaulted and well-shaped (see psa.pods.pod_templates): found once,
+        for most rules read them and the shape check is the costly part."""
+        from trainops.psa.pods import pod_templates
+
+        return pod_templates(self.doc)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from pathlib import Path
 from trainops import kustomization
 from trainops.objects import ObjectRef, Unreadable, read_text
 from trainops.paths import display
-from trainops.psa.pods import pod_templates
 from trainops.raw_files import parse_raw_url
 from trainops.rendered import Rendered
 from trainops.shape import indexed_mappings, mappings, sequence
@@ -157,7 +156,7 @@ def image_pins(rendered: Rendered, failing_only: bool = False) -> list[Pin]:
     found = []
     sources: dict[str, list[str]] = {}
     for obj in rendered.objects:
-        for template in pod_templates(obj.doc):
+        for template in obj.pod_templates:
             for key in ("initContainers", "containers", "ephemeralContainers"):
                 for index, container in indexed_mappings(template.spec.get(key)):
                     image = container.get("image")

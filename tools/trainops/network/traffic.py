@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from trainops.network.netpol import MAX_PORT, Endpoint, PortSet
 from trainops.network.services import service_ports, service_references, service_selector, services
 from trainops.objects import K8sObject
-from trainops.psa.pods import PodTemplate, pod_templates
+from trainops.psa.pods import PodTemplate
 from trainops.shape import mapping, mappings, sequence
 
 ALL_TCP = PortSet.of("TCP", 1, MAX_PORT)
@@ -167,7 +167,7 @@ def _operator_labels(obj: K8sObject, template: PodTemplate) -> tuple[dict[str, s
 
 def pods_of(obj: K8sObject) -> list[Pods]:
     found = []
-    for template in pod_templates(obj.doc):
+    for template in obj.pod_templates:
         added, role, replicas = _operator_labels(obj, template)
         endpoint = Endpoint(
             f"{role} of {obj.kind} {obj.name}",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from trainops.objects import K8sObject
-from trainops.psa.pods import PodTemplate, pod_templates
+from trainops.psa.pods import PodTemplate
 from trainops.psa.registry import evaluate
 
 
@@ -44,7 +44,7 @@ def evaluate_object(
     level: str, minor: int | None, obj: K8sObject
 ) -> list[TemplateViolation] | None:
     """Violations of all of an object's pod templates; None if the object runs no pods."""
-    templates = pod_templates(obj.doc)
+    templates = obj.pod_templates
     if not templates:
         return None
     return [v for template in templates for v in evaluate_template(level, minor, template)]

@@ -40,7 +40,6 @@ from trainops.apivalidation.pod import PodContext, validate_pod_spec
 from trainops.findings import Finding, Severity
 from trainops.objects import K8sObject
 from trainops.operator_pods import OPERATORS, OperatorPod, operator_pod
-from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
 from trainops.shape import mapping
 
@@ -94,7 +93,7 @@ def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[s
     check = kinds.KIND_CHECKS.get((obj.group, obj.kind))
     if check is not None:
         yield from check(obj.doc)
-    for template in pod_templates(obj.doc):
+    for template in obj.pod_templates:
         built = operator_pod(obj, template, cluster) if custom else OperatorPod(template)
         prefix = ""
         if custom:

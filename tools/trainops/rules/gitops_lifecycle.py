@@ -47,7 +47,6 @@ from dataclasses import dataclass, field
 
 from trainops.findings import Finding, Severity
 from trainops.objects import K8sObject
-from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
 from trainops.rules.kueue_admission import kueue_configuration
 
@@ -170,7 +169,7 @@ def _templates(obj: K8sObject) -> list:
     # pod_templates expects the nesting its kinds' schemas define; an object that breaks it is the
     # schema rule's finding, not a reason to stop.
     try:
-        return pod_templates(obj.doc)
+        return obj.pod_templates
     except (AttributeError, TypeError):
         return []
 

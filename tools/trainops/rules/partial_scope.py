@@ -25,7 +25,6 @@ from collections.abc import Iterator
 from trainops.findings import Finding, Severity
 from trainops.objects import K8sObject
 from trainops.psa.injected import receives_pytorch_init, training_operator_in
-from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
 from trainops.rules.kueue_admission import QUEUE_LABEL, framework, kueue_configuration
 from trainops.shape import mapping
@@ -53,7 +52,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
 
     for obj in rendered.objects:
         namespace = obj.namespace if isinstance(obj.namespace, str) else None
-        templates = pod_templates(obj.doc)
+        templates = obj.pod_templates
         if namespace and templates and cluster.namespace_labels(namespace) is None:
             yield from once(
                 ("namespace", namespace),

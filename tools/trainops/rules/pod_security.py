@@ -31,7 +31,6 @@ from collections.abc import Iterator
 from trainops.findings import Finding, Severity
 from trainops.operator_pods import operator_pod
 from trainops.psa.evaluate import evaluate_template
-from trainops.psa.pods import pod_templates
 from trainops.psa.registry import LEVELS, PRIVILEGED, PolicyError, parse_version
 from trainops.rendered import Cluster, Rendered
 
@@ -63,7 +62,7 @@ def _policy(labels: dict[str, str], mode: str) -> tuple[str, int | None, str] | 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     for obj in rendered.objects:
-        templates = pod_templates(obj.doc)
+        templates = obj.pod_templates
         if not templates or not obj.namespace:
             continue
         labels = cluster.namespace_labels(obj.namespace)

@@ -35,7 +35,6 @@ from collections.abc import Iterator
 from trainops import profiles, quantity
 from trainops.findings import Finding, Severity
 from trainops.objects import K8sObject
-from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
 from trainops.rules import kueue_admission
 from trainops.shape import indexed_mappings, mapping, mappings
@@ -75,7 +74,7 @@ def _distributed(obj: K8sObject) -> bool:
 
 
 def _container_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) -> Iterator[Finding]:
-    for template in pod_templates(obj.doc):
+    for template in obj.pod_templates:
         for index, container in indexed_mappings(template.spec.get("containers")):
             path = template.child(f"spec.containers[{index}]")
             image = str(container.get("image", ""))

@@ -37,7 +37,6 @@ from trainops import profiles, quantity
 from trainops.findings import Finding, Severity
 from trainops.objects import K8sObject
 from trainops.profiles import NodePool, Profile
-from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
 from trainops.rules import kueue_admission
 from trainops.shape import indexed_mappings, mapping, mappings, sequence
@@ -149,7 +148,7 @@ def _pod_findings(
     rendered: Rendered, obj: K8sObject, profile: Profile, cluster: Cluster
 ) -> Iterator[Finding]:
     defined = cluster.memo("schedulable-flavors", _flavors)
-    for template in pod_templates(obj.doc):
+    for template in obj.pod_templates:
         try:
             requests = kueue_admission.pod_requests(template.spec)
         except ValueError as error:

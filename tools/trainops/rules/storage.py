@@ -30,7 +30,6 @@ from collections.abc import Iterator
 from trainops import profiles
 from trainops.findings import Finding, Severity
 from trainops.objects import K8sObject
-from trainops.psa.pods import pod_templates
 from trainops.rendered import Cluster, Rendered
 from trainops.shape import mapping, mappings, sequence
 
@@ -53,7 +52,7 @@ def _users_by_claim(cluster: Cluster) -> dict[tuple[str | None, str], dict[str, 
     """(namespace, claim) -> {"uid": {"65532 (PyTorchJob x)", …}, "fsGroup": {…}} over the environment."""
     found: dict[tuple[str | None, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for obj in cluster.objects():
-        for template in pod_templates(obj.doc):
+        for template in obj.pod_templates:
             spec = template.spec
             claims = {
                 mapping(v.get("persistentVolumeClaim")).get("claimName")
