@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 import yaml
 
@@ -129,3 +132,22 @@ def test_root_rules_see_only_the_name_fields_of_metadata():
     assert (
         cel.validate(schema, {"metadata": {"name": "a", "labels": {"x": "y"}}}, "t").failures == []
     )
+
+
+def test_the_evaluator_loads_without_the_packages_cli_and_a_later_import_shares_it():
+    """The compiled module is loaded alone (the package's __init__ would pull in typer and
+    prompt_toolkit); importing the package afterwards must reuse it, since a PyO3 extension
+    refuses a second initialisation."""
+    script = (
+        "import sys\n"
+        "from trainops.schema import cel as ours\n"
+        "assert ours._Compiled().get('self.x > 1') is not None\n"
+        "assert 'typer' not in sys.modules and 'prompt_toolkit' not in sys.modules, 'CLI loaded'\n"
+        "import cel\n"
+        "assert cel.compile is ours._extension().compile\n"
+        "print(cel.compile('1 + 2').execute())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert (done.returncode, done.stdout.strip()) == (0, "3"), done.stderr

@@ -22,8 +22,14 @@ from __future__ import annotations
 
 import copy
 import datetime
+import importlib.machinery
+import importlib.util
+import os
 import re
+import sys
 from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from trainops.shape import mapping
@@ -95,6 +101,32 @@ class Outcome:
     )  # why a rule could not run (a note under -v)
 
 
+@cache
+def _extension() -> ModuleType:
+    """common-expression-language's compiled module, loaded alone on first use: the package's
+    __init__ also loads its interactive CLI (typer, prompt_toolkit, pygments), 0.4 s of a
+    2-second warm run that never uses it. Registered as `cel.cel`, so a later `import cel`
+    reuses it rather than initialising the extension twice."""
+    if "cel.cel" in sys.modules:
+        return sys.modules["cel.cel"]
+    found = importlib.util.find_spec("cel")
+    folders = (found.submodule_search_locations or []) if found else []
+    for folder in folders:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = os.path.join(folder, "cel" + suffix)
+            if os.path.isfile(path):
+                loader = importlib.machinery.ExtensionFileLoader("cel.cel", path)
+                spec = importlib.util.spec_from_file_location("cel.cel", path, loader=loader)
+                if spec is not None:
+                    module = importlib.util.module_from_spec(spec)
+                    sys.modules["cel.cel"] = module
+                    loader.exec_module(module)
+                    return module
+    import cel  # another layout: the package as published
+
+    return cel
+
+
 class _Compiled:
     """Compiled programs by source text; a rule that cannot compile or uses an unknown function is kept as its reason."""
 
@@ -103,12 +135,8 @@ class _Compiled:
 
     def get(self, source: str) -> cel.Program | str:
         if source not in self._programs:
-            # Imported on first use: the package's __init__ loads its interactive CLI
-            # (prompt_toolkit, typer), a third of a second a run without CRD rules never needs.
-            import cel
-
             try:
-                program = cel.compile(source)
+                program = _extension().compile(source)
                 named = {
                     f for f in program.functions() if _FUNCTION_NAME.match(f)
                 }  # not operators (_&&_, @in, …)
