@@ -73,6 +73,28 @@ def test_findings_of_other_files_are_not_reported_and_unrendered_files_are_a_not
     assert "clean" in done.stdout
 
 
+def test_a_file_of_a_plain_folder_root_is_checked_in_it(tmp_path):
+    """A root with no kustomization is read file by file, its subfolders included: each of
+    those files is that root's, as much as a kustomization's resources are."""
+    repo = write_tree(
+        tmp_path,
+        {
+            "trainops.yaml": "roots:\n  - manifests\n",
+            "manifests/namespace.yaml": RESTRICTED_NAMESPACE,
+            "manifests/jobs/job.yaml": PRIVILEGED_JOB,
+            "manifests/README.md": "not YAML\n",
+        },
+    )
+    done = run_trainops("validate", "--format", "json", "manifests/jobs/job.yaml", cwd=repo)
+    assert done.returncode == 1, done.stderr
+    assert {(f["rule"], f["file"]) for f in json.loads(done.stdout)} == {
+        ("pod-security", "manifests/jobs/job.yaml")
+    }
+    # A file the root does not read (not YAML) is still a note.
+    other = run_trainops("validate", "manifests/README.md", cwd=repo)
+    assert "manifests/README.md: no root in trainops.yaml renders this file" in other.stderr
+
+
 def test_the_mirror_is_found_in_order(tmp_path, monkeypatch):
     repository, beside = tmp_path / "repo", tmp_path / "shared" / "mirror"
     (beside / "github.com").mkdir(parents=True)

@@ -70,9 +70,12 @@ class Focus:
 
 def _includes(root: Path, file: Path) -> bool:
     """Whether rendering `root` reads `file`: the file is the root, a kustomization it reaches, or
-    named (as a resource, patch, generator input…) by a kustomization in its folder."""
+    named (as a resource, patch, generator input…) by a kustomization in its folder; for a folder
+    with no kustomization, read file by file, any YAML file under it."""
     if root.is_file():
         return root.resolve() == file
+    if kustomization.kustomization_file(root) is None:
+        return file.suffix in (".yaml", ".yml") and file.is_relative_to(root.resolve())
     if file.parent not in kustomization.reachable(root):
         return False
     own = kustomization.kustomization_file(file.parent)
