@@ -14,6 +14,7 @@ import pytest
 
 from helpers import REPO, WIDGET_CRD, load_docs, run_trainops, write_tree
 from trainops import cache, remote_bases
+from trainops.errors import CannotRun
 from trainops.kustomize import find_kustomize
 from trainops.objects import parse_stream
 from trainops.render import Renderer
@@ -261,6 +262,17 @@ def test_a_changed_checkout_of_a_remote_base_is_checked_out_again(mirror, privat
     assert remote_bases.tree(mirror, "kubernetes-sigs/jobset", commit) == checkout
     assert kustomization.read_text() == original
     assert not (checkout / "config" / "planted.yaml").exists()
+
+
+def test_a_commit_the_mirror_lacks_is_an_error_naming_it_and_leaves_nothing_behind(
+    mirror, private_cache
+):
+    missing = "0" * 40
+    with pytest.raises(
+        CannotRun, match=f"cannot check out kubernetes-sigs/jobset at {missing} from the mirror: .+"
+    ):
+        remote_bases.tree(mirror, "kubernetes-sigs/jobset", missing)
+    assert list((private_cache / "remotes" / "kubernetes-sigs" / "jobset").iterdir()) == []
 
 
 def test_a_cached_parse_or_render_is_keyed_by_the_code_that_made_it(
