@@ -54,6 +54,32 @@ def run_trainops(
     return zygote.run(command, str(cwd), full_env, timeout)
 
 
+# Root reads and lists whatever a file's mode says: these capabilities let it. A test of an
+# unreadable file runs trainops without them (util-linux's setpriv), so it means the same as root.
+_OVERRIDES = "-dac_override,-dac_read_search"
+
+
+def run_trainops_unprivileged(
+    *args: str, cwd: Path, timeout: float = 120
+) -> subprocess.CompletedProcess:
+    """run_trainops as a user whom file modes bind, even when the tests run as root."""
+    command = [sys.executable, "-m", "trainops", *args]
+    if os.geteuid() == 0:
+        command = [
+            "setpriv",
+            f"--inh-caps={_OVERRIDES}",
+            f"--bounding-set={_OVERRIDES}",
+            "--",
+            *command,
+        ]
+    env = dict(os.environ)
+    if MIRROR is not None:
+        env["TRAINOPS_MIRROR"] = str(MIRROR)
+    return subprocess.run(
+        command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
 class _Zygote:
     def __init__(self) -> None:
         self.process = subprocess.Popen(

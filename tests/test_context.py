@@ -95,6 +95,23 @@ def test_a_file_of_a_plain_folder_root_is_checked_in_it(tmp_path):
     assert "manifests/README.md: no root in trainops.yaml renders this file" in other.stderr
 
 
+def test_a_config_without_roots_checks_every_top_kustomization_and_an_empty_list_nothing(
+    tmp_path,
+):
+    repo = _environment(tmp_path)
+    for config in ("", "# settings to come\n", "kubernetesVersions: [v1.32]\n"):
+        (repo / "trainops.yaml").write_text(config)
+        done = run_trainops("validate", "--format", "json", cwd=repo / "apps")
+        assert done.returncode == 1, (config, done.stderr)
+        found = {
+            (f["rule"], f["root"].rpartition("/overlays/")[2]) for f in json.loads(done.stdout)
+        }
+        assert found == {("pod-security", "dev/workloads")}
+    (repo / "trainops.yaml").write_text("roots: []\n")
+    done = run_trainops("validate", cwd=repo)
+    assert done.returncode == 2 and "nothing to do" in done.stderr
+
+
 def test_the_mirror_is_found_in_order(tmp_path, monkeypatch):
     repository, beside = tmp_path / "repo", tmp_path / "shared" / "mirror"
     (beside / "github.com").mkdir(parents=True)

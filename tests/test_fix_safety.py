@@ -67,6 +67,15 @@ def test_a_file_outside_the_repository_reached_through_a_base_is_refused(mirror,
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "outside the repository" in done.stderr
     assert (outside / "queues.yaml").read_text() == QUEUE
+    # --check says what fix would do: refuse, not rewrite (the note is still wrong: exit 1).
+    checked = run_trainops("fix", "--check", cwd=repo)
+    assert checked.returncode == 1, checked.stderr
+    assert "— `trainops fix` would refuse it: outside the repository" in checked.stdout
+    assert "would rewrite" not in checked.stdout
+    shown = run_trainops("fix", "--diff", cwd=repo)
+    assert shown.returncode == 1 and "+++ b/" in shown.stdout
+    assert "note: " in shown.stderr and "outside the repository" in shown.stderr
+    assert (outside / "queues.yaml").read_text() == QUEUE
 
 
 def test_a_file_changed_while_fix_ran_is_not_overwritten(tmp_path):

@@ -10,6 +10,7 @@ from pathlib import Path
 import jsonschema_rs
 import yaml
 
+from trainops import kustomization
 from trainops.errors import CannotRun
 from trainops.objects import Unreadable, excessive, read_text
 from trainops.paths import display
@@ -49,7 +50,7 @@ class RuleSettings:
 @dataclass(frozen=True)
 class Config:
     folder: Path
-    roots: list[str] = field(default_factory=list)
+    roots: list[str] | None = None  # None: not given, so every kustomization no other includes
     kubernetes_versions: list[str] = field(
         default_factory=lambda: list(DEFAULT_KUBERNETES_VERSIONS)
     )
@@ -83,6 +84,9 @@ class Config:
         return paths
 
     def root_paths(self) -> list[Path]:
+        if self.roots is None:  # named from the config's folder, as the patterns' matches are
+            top = self.folder.resolve()
+            return [self.folder / p.relative_to(top) for p in kustomization.discover_roots(top)]
         return self._expand(self.roots, "root")
 
     def crd_root_paths(self) -> list[Path]:
@@ -178,7 +182,7 @@ def load_config(path: Path | None) -> Config | None:
             )
     return Config(
         folder=path.parent.resolve(),
-        roots=data.get("roots", []),
+        roots=data.get("roots"),
         kubernetes_versions=data.get("kubernetesVersions", list(DEFAULT_KUBERNETES_VERSIONS)),
         crd_roots=data.get("crdRoots", []),
         skip_kinds=[

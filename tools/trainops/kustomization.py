@@ -15,10 +15,15 @@ _SKIPPED_FOLDERS = {".git", ".venv", ".cache", "node_modules", "__pycache__"}
 
 
 def kustomization_file(directory: Path) -> Path | None:
+    """The kustomization file in `directory`; None when there is none, or the folder cannot be
+    searched (reading it as plain files then says it cannot be read)."""
     for name in KUSTOMIZATION_NAMES:
         candidate = directory / name
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:
+            return None
     return None
 
 
@@ -60,13 +65,28 @@ def _load(path: Path) -> object:
         return f"is not UTF-8 text (byte {error.start} cannot be decoded)"
     try:
         loaded = yaml.load(text, Loader=yaml.CSafeLoader)
-        result = objects.excessive(loaded) or _references_problem(loaded) or loaded
     except (yaml.YAMLError, RecursionError):
         result = None  # kustomize reports a syntax error better, with its line
+    else:
+        result = (
+            _shape_problem(loaded)
+            or objects.excessive(loaded)
+            or _references_problem(loaded)
+            or loaded
+        )
     if len(_loaded) >= _LOADED_MAX:
         _loaded.clear()
     _loaded[identity] = result
     return result
+
+
+def _shape_problem(loaded: object) -> str | None:
+    """Why the file is no kustomization at all: kustomize refuses these too, less plainly."""
+    if loaded is None:
+        return "is empty: kustomize refuses an empty kustomization; list its resources"
+    if not isinstance(loaded, dict):
+        return f"is {objects.type_name(loaded)}, not a mapping of kustomization fields"
+    return None
 
 
 def _references_problem(loaded: object) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import stat
 import struct
@@ -242,6 +243,8 @@ _ALIAS_FREE_NODES = 100_000  # below this, any amount of aliasing is cheap enoug
 def excessive(doc: object) -> str | None:
     """Why `doc` is too deep, contains itself or expands too far through aliases, or None
     (linear in its parsed size: each node shared through an alias is sized once)."""
+    if not isinstance(doc, _CONTAINERS):
+        return None
     sizes: dict[int, tuple[int, int]] = {}  # id -> (expanded nodes, depth), once finished
     open_nodes: set[int] = set()  # entered, not finished: meeting one again is a cycle
     pending: list[tuple[object, str, bool]] = [(doc, "", False)]
@@ -289,6 +292,8 @@ def document_problem(doc: object, anchored: bool = True) -> str | None:
     shared and none contains itself, and one walk of a plain tree does it all. An anchored
     document is first bounded by excessive(), so the tree walk after it visits a bounded number
     of nodes, shared ones included."""
+    if not isinstance(doc, _CONTAINERS):
+        return None  # a scalar document: nothing to walk (what it should be is said elsewhere)
     return (excessive(doc) if anchored else None) or _walk_tree(doc)
 
 
@@ -395,7 +400,7 @@ def _join(where: str, key: object) -> str:
     )
 
 
-def _type_name(value: object) -> str:
+def type_name(value: object) -> str:
     """How a YAML reader would name the type of `value`: a number, a list, a mapping…"""
     if isinstance(value, bool):
         return "a boolean"
@@ -408,18 +413,16 @@ def _metadata_reason(metadata: dict) -> str | None:
     """What is wrong with the ObjectMeta every kind shares, that every rule reads."""
     for field in ("name", "generateName", "namespace"):
         if field in metadata and not isinstance(metadata[field], str | None):
-            return f"metadata.{field} is {_type_name(metadata[field])}, not a string"
+            return f"metadata.{field} is {type_name(metadata[field])}, not a string"
     for field in ("labels", "annotations"):
         values = metadata.get(field)
         if values is None:
             continue
         if not isinstance(values, dict):
-            return f"metadata.{field} is {_type_name(values)}, not a mapping of strings"
+            return f"metadata.{field} is {type_name(values)}, not a mapping of strings"
         wrong = next((k for k, v in values.items() if not isinstance(v, str)), None)
         if wrong is not None:
-            return (
-                f"metadata.{field}.{wrong} is {_type_name(values[wrong])}, not a string: quote it"
-            )
+            return f"metadata.{field}.{wrong} is {type_name(values[wrong])}, not a string: quote it"
     return None
 
 
@@ -430,9 +433,12 @@ def _malformed_reason(doc: object, anchored: bool) -> str | None:
 def _object_reason(doc: object) -> str | None:
     """What keeps a well-formed JSON value from being an object the rules can read."""
     if not isinstance(doc, dict):
-        return (
-            f"document is a {type(doc).__name__}, not a mapping: a Kubernetes object is a mapping"
+        kind = (
+            type_name(doc)
+            if isinstance(doc, (*_JSON_SCALARS, list))
+            else f"a YAML {type(doc).__name__}"
         )
+        return f"document is {kind}, not a mapping: a Kubernetes object is a mapping"
     missing = [field for field in ("apiVersion", "kind") if not isinstance(doc.get(field), str)]
     metadata = doc.get("metadata")
     named = isinstance(metadata, dict) and (
@@ -469,6 +475,9 @@ _PARSER = cache.source_digest(__file__)  # this module is the parser
 
 def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
     """Parse a multi-document YAML stream; `lines=False` skips line bookkeeping (rendered output)."""
+    # A byte-order mark opening the stream is no content: YAML 1.2 (5.2) allows it, and go-yaml,
+    # behind kubectl and kustomize, reads past it.
+    text = text.removeprefix("\ufeff")
     if len(text) < CACHED_FROM:
         return _parse_stream(text, file, lines)
     key = cache.key_of(PARSED_FOLDER, _PARSER, text, str(lines))
@@ -671,5 +680,18 @@ def read_text(path: Path) -> str:
         raise Unreadable(f"not UTF-8 text (byte {error.start} cannot be decoded)") from None
 
 
-def yaml_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+def yaml_files(folder: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The YAML files under `folder` (symlinked folders not followed), and each folder under it
+    that cannot be listed, with why: what it holds is unknown, which is not the same as nothing."""
+    refused: list[tuple[Path, str]] = []
+
+    def on_error(error: OSError) -> None:
+        refused.append((Path(error.filename or folder), error.strerror or str(error)))
+
+    found = [
+        Path(parent) / name
+        for parent, _, names in os.walk(folder, onerror=on_error)
+        for name in names
+        if name.endswith((".yaml", ".yml"))
+    ]
+    return sorted(p for p in found if p.is_file()), sorted(refused)

@@ -62,9 +62,13 @@ def _kustomizations(root: Path) -> Iterator[tuple[Path, list[str], dict]]:
     """(file, its lines, its content) of every kustomization a root reaches."""
     for folder in kustomization.reachable(root):
         file = kustomization.kustomization_file(folder)
-        if file is not None:
+        if file is None:
+            continue
+        try:
             text = file.read_text(errors="replace")
-            yield file, text.splitlines(), kustomization.read_kustomization(folder)
+        except OSError:
+            continue  # the render fails on it, and says so
+        yield file, text.splitlines(), kustomization.read_kustomization(folder)
 
 
 def kustomization_pins(root: Path) -> list[Pin]:

@@ -125,8 +125,10 @@ def roots_in_context(
 
 
 def _read_files(root: Root) -> Rendered:
-    files = objects.yaml_files(root.path) if root.path.is_dir() else [root.path]
+    files, refused = objects.yaml_files(root.path) if root.path.is_dir() else ([root.path], [])
     rendered = Rendered(root.name, path=root.path)
+    for folder, why in refused:
+        rendered.syntax_errors.append(Problem(display(folder), None, f"cannot be read: {why}"))
     for file in files:
         try:
             parsed = objects.parse_file(file)

@@ -157,13 +157,14 @@ def run(args: argparse.Namespace) -> int:
             continue
         updated = headers.rewrite(text, wanted) if wanted else text[headers.read(text)[1] :]
         changes.append((original, updated, issues))
+    refusals = {id(original): _refusal(original, top) for original, _, _ in changes}
     if not dry:
         # Every file is checked before any is written: a refusal leaves the repository as it was.
         for original, _, _ in changes:
-            refusal = _refusal(original, top)
-            if refusal:
-                raise CannotRun(refusal)
+            if refusals[id(original)]:
+                raise CannotRun(refusals[id(original)])
     for original, updated, issues in changes:
+        refusal = refusals[id(original)]
         file, text = str(original.path), original.text
         changed += 1
         if args.diff:
@@ -176,7 +177,14 @@ def run(args: argparse.Namespace) -> int:
                 )
             )
         if args.check:
-            print(f"{file}: {'; '.join(issues)} — `trainops fix` would rewrite the note")
+            outcome = (
+                f"`trainops fix` would refuse it: {refusal.partition(': ')[2]}"
+                if refusal
+                else "`trainops fix` would rewrite the note"
+            )
+            print(f"{file}: {'; '.join(issues)} — {outcome}")
+        elif args.diff and refusal:
+            print(f"note: {refusal}", file=sys.stderr)
         if not dry:
             _write(original, updated)
             print(f"{file}: {'; '.join(issues)} — note rewritten")
