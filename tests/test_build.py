@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import load_docs, run_trainops, write_tree
+from helpers import load_docs, run_trainops, run_trainops_unprivileged, write_tree
 from trainops.kustomize import in_process
 
 CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"
@@ -108,6 +108,20 @@ def test_missing_folder(tmp_path):
     assert_one_line_error(done, "nope: no such folder")
 
 
+def test_a_file_or_an_unreadable_folder_is_named_as_what_it_is(tmp_path):
+    write_tree(
+        tmp_path, {"job.yaml": "kind: Job\n", "sealed/kustomization.yaml": "resources: []\n"}
+    )
+    done = run_trainops("build", "job.yaml", cwd=tmp_path)
+    assert_one_line_error(done, "job.yaml: a file; `build` renders a kustomization's folder")
+    (tmp_path / "sealed").chmod(0)
+    try:
+        done = run_trainops_unprivileged("build", "sealed", cwd=tmp_path)
+    finally:
+        (tmp_path / "sealed").chmod(0o755)
+    assert_one_line_error(done, "sealed: cannot be read: Permission denied")
+
+
 def test_mirror_that_is_not_a_mirror(tmp_path):
     write_tree(tmp_path, {"k/kustomization.yaml": "resources: []\n"})
     done = run_trainops("build", str(tmp_path / "k"), "--mirror", str(tmp_path))
@@ -189,6 +203,21 @@ def test_help_lists_every_command():
     assert done.returncode == 0
     for verb in ("build", "validate", "version"):
         assert verb in done.stdout
+
+
+def test_every_option_of_every_command_says_what_it_does():
+    from trainops.cli import parser
+
+    commands = next(a for a in parser()._actions if a.dest == "==SUPPRESS==" or a.choices)
+    silent = [
+        f"{name} {action.option_strings or action.dest}"
+        for name, command in commands.choices.items()
+        for action in command._actions
+        if not action.help
+        and action.dest != "help"
+        and not (action.option_strings == [] and action.nargs in ("*", "+") and action.metavar)
+    ]
+    assert silent == []
 
 
 RAW_VOLCANO = "https://raw.githubusercontent.com/volcano-sh/volcano/{ref}/installer/{path}"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from helpers import REPO, WIDGET_CRD, run_trainops, write_tree
 
 CONFIGMAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n"
@@ -190,3 +192,18 @@ def test_an_object_withheld_for_its_shape_is_named_when_schema_is_not_selected(t
     done = run_trainops("validate", "--select", "pinned", "pod.yaml", cwd=tmp_path)
     assert "1 object(s) have a field of the wrong type" in done.stdout + done.stderr
     assert "`--select schema` says where" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    ("select", "expected"),
+    [
+        ("", "--select names no rule; `trainops rules` lists them"),
+        (" , ", "--select names no rule"),
+        ("pinned,no-such-rule", "unknown rule 'no-such-rule'; known rules: "),
+    ],
+)
+def test_a_selection_naming_no_known_rule_is_a_usage_error(tmp_path, select, expected):
+    write_tree(tmp_path, {"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"})
+    done = run_trainops("validate", "--select", select, "cm.yaml", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, ""), done.stdout
+    assert done.stderr.count("\n") == 1 and expected in done.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -27,8 +28,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.directory.is_file():
+        raise CannotRun(f"{args.directory}: a file; `build` renders a kustomization's folder")
     if not args.directory.is_dir():
         raise CannotRun(f"{args.directory}: no such folder")
+    try:
+        os.listdir(args.directory)
+    except OSError as error:
+        raise CannotRun(f"{args.directory}: cannot be read: {error.strerror or error}") from None
     try:
         sys.stdout.write(renderer_from(args, load_config(None)).build(args.directory))
     except RenderFailure as failure:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from trainops.commands.options import add_mirror_option, renderer_from
+from trainops.commands.options import add_config_option, add_mirror_option, renderer_from
 from trainops.config import load_config
 from trainops.errors import CannotRun
 from trainops.render import Renderer
@@ -51,12 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--fail-on-breaking", action="store_true", help="also exit 1 when a CRD change is breaking"
     )
-    parser.add_argument(
-        "--config",
-        type=Path,
-        metavar="FILE",
-        help="config file (default: trainops.yaml here or above)",
-    )
+    add_config_option(parser)
     add_mirror_option(parser)
     parser.set_defaults(run=run)
 

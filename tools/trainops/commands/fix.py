@@ -12,7 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainops import headers
-from trainops.commands.options import add_mirror_option, default_roots, renderer_from
+from trainops.commands.options import (
+    add_config_option,
+    add_mirror_option,
+    default_roots,
+    renderer_from,
+)
 from trainops.config import DEFAULT_KUBERNETES_VERSIONS, load_config
 from trainops.errors import CannotRun
 from trainops.rules.crd_header import problems, source_files
@@ -28,7 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "that holds custom resources, write the crd-header note, or correct it, in place. The rest of "
         "each file is kept byte for byte; running it twice changes nothing. A FILE is fixed as the roots "
         "that render it see it. With --check or --diff nothing is written, and the exit code is 1 when "
-        "a file would change.",
+        "a file would change. Exit 2 when it cannot run, or would have to write a file outside the "
+        "repository or a read-only one: then it writes none.",
     )
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH")
     parser.add_argument(
@@ -37,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--diff", action="store_true", help="write nothing; print the changes as a unified diff"
     )
-    parser.add_argument("--config", type=Path, metavar="FILE")
+    add_config_option(parser)
     add_mirror_option(parser)
     parser.set_defaults(run=run)
 

@@ -13,6 +13,15 @@ from trainops.render import Renderer
 from trainops.validate import Root
 
 
+def add_config_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="config file (default: trainops.yaml in the working folder or the nearest above it)",
+    )
+
+
 def add_mirror_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--mirror",

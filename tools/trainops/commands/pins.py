@@ -12,7 +12,12 @@ from rich.console import Console
 from rich.table import Table
 
 from trainops import pins
-from trainops.commands.options import add_mirror_option, default_roots, renderer_from
+from trainops.commands.options import (
+    add_config_option,
+    add_mirror_option,
+    default_roots,
+    renderer_from,
+)
 from trainops.config import load_config
 from trainops.validate import Root, load_or_fail, roots_from_arguments
 
@@ -26,8 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "`images:` entry) and to what. Exit 1 when a pin has a problem.",
     )
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--config", type=Path, metavar="FILE")
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default: text)"
+    )
+    add_config_option(parser)
     add_mirror_option(parser)
     parser.set_defaults(run=run)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from trainops.commands.options import add_mirror_option, renderer_from
+from trainops.commands.options import add_config_option, add_mirror_option, renderer_from
 from trainops.config import DEFAULT_KUBERNETES_VERSIONS, load_config
 from trainops.errors import CannotRun
 from trainops.schema.export import export
@@ -22,12 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--out", type=Path, required=True, metavar="DIR", help="folder to write (created)"
     )
-    parser.add_argument(
-        "--config",
-        type=Path,
-        metavar="FILE",
-        help="config file (default: ./trainops.yaml if present)",
-    )
+    add_config_option(parser)
     add_mirror_option(parser)
     parser.set_defaults(run=run)
 

@@ -6,7 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from trainops.commands.options import add_mirror_option, default_roots, renderer_from
+from trainops.commands.options import (
+    add_config_option,
+    add_mirror_option,
+    default_roots,
+    renderer_from,
+)
 from trainops.config import load_config
 from trainops.errors import CannotRun
 from trainops.findings import Severity
@@ -29,12 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--format", choices=sorted(REPORTERS), default="text", help="output format (default: text)"
     )
-    parser.add_argument(
-        "--config",
-        type=Path,
-        metavar="FILE",
-        help="config file (default: ./trainops.yaml if present)",
-    )
+    add_config_option(parser)
     parser.add_argument(
         "--jobs", "-j", type=int, metavar="N", help="renders at once (default: one per core)"
     )
@@ -57,6 +57,8 @@ def _selected(text: str | None) -> set[str] | None:
     if text is None:
         return None
     chosen = {part.strip() for part in text.split(",") if part.strip()}
+    if not chosen:
+        raise CannotRun("--select names no rule; `trainops rules` lists them")
     for rule_id in chosen:
         get_rule(rule_id)  # an unknown id is a usage error
     return chosen

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trainops.findings import Finding, Severity
+from trainops.kustomization import kustomization_file
 from trainops.rendered import Cluster, Rendered
 
 ID = "empty-render"
@@ -22,12 +23,12 @@ SUMMARY = "a root renders to no objects"
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
-    if rendered.loaded and not rendered.objects and not rendered.ill_shaped:
-        yield Finding(
-            ID,
-            SEVERITY,
-            "renders to no objects",
-            rendered.root,
-            file=rendered.root,
-            hint="list resources in the kustomization, or stop declaring it a root",
-        )
+    if not rendered.loaded or rendered.objects or rendered.ill_shaped:
+        return
+    path = rendered.path
+    if path is not None and (path.is_file() or kustomization_file(path) is None):
+        message, hint = "holds no Kubernetes objects", "add manifests, or stop checking it"
+    else:
+        message = "renders to no objects"
+        hint = "list resources in the kustomization, or stop declaring it a root"
+    yield Finding(ID, SEVERITY, message, rendered.root, file=rendered.root, hint=hint)
