@@ -149,7 +149,7 @@ class Renderer:
             kind = "file" if raw_files.parse_raw_url(miss.entry) else "base"
             raise RenderFailure(file, line, f"remote {kind} {miss.entry}: {miss}") from None
         if done.returncode != 0:
-            raise explain_failure(paths.restore(done.stderr), directory, self.mirror)
+            raise explain_failure(paths.restore(done.stderr), directory, self.mirror, origins)
         return done.stdout, Origins(scratch, paths)
 
 
@@ -159,6 +159,17 @@ _GIT_FETCH = re.compile(
     r"failed to run '\S*git fetch \S+ (\S+) ([^']+)': (.*?)(?:: exit status \d+)?$"
 )
 _MISSING = re.compile(r"evalsymlink failure on '([^']+)'")
+# The frame the origins wrapper adds: its one resource, the root, failed to build.
+_WRAPPER_FRAME = re.compile(
+    r"^accumulating resources: accumulation err='accumulating resources from '[^']*': "
+    r"'[^']*' must resolve to a file': (?:couldn't make target for|recursed accumulation of) "
+    r"path '[^']*': "
+)
+# A kustomization kustomize cannot read: in which folder (when it is not the root), on which line.
+_INVALID_KUSTOMIZATION = re.compile(
+    r"(?:couldn't make target for path '([^']+)': )?invalid Kustomization: "
+    r"(?:yaml: line (\d+): )?(.*)$"
+)
 _MALFORMED_YAML = re.compile(r"MalformedYAMLError: yaml: (?:line (\d+): )?(.*?) in File: (\S+)")
 # What git says when it cannot reach the host at all (as opposed to a missing ref or repository).
 _NETWORK_ERROR = re.compile(
@@ -181,8 +192,14 @@ def kustomize_message(stderr: str) -> str:
     return text.strip().strip('"')
 
 
-def explain_failure(stderr: str, root: Path, mirror_dir: Path | None) -> RenderFailure:
+def explain_failure(
+    stderr: str, root: Path, mirror_dir: Path | None, wrapped: bool = False
+) -> RenderFailure:
+    """The failure as the user's files cause it. `wrapped`: the render went through the wrapper
+    that asks for origins, whose frame (the first) is dropped from the message."""
     message = kustomize_message(stderr)
+    if wrapped:
+        message = _WRAPPER_FRAME.sub("", message, count=1)
     entries = _FROM.findall(message)
     innermost = entries[-1] if entries else None
 
@@ -203,6 +220,13 @@ def explain_failure(stderr: str, root: Path, mirror_dir: Path | None) -> RenderF
     malformed = _MALFORMED_YAML.search(message)
     if malformed:
         return _yaml_failure(root, malformed.group(3), malformed.group(2), malformed.group(1))
+
+    invalid = _INVALID_KUSTOMIZATION.search(message)
+    if invalid:
+        folder = Path(invalid.group(1)) if invalid.group(1) else root
+        line = int(invalid.group(2)) if invalid.group(2) else None
+        file = kustomization.kustomization_file(folder) or folder
+        return RenderFailure(file, line, f"invalid kustomization: {invalid.group(3)}")
 
     where = kustomization.locate_entry(root, innermost) if innermost else None
     file, line = where if where else (kustomization.kustomization_file(root) or root, None)
