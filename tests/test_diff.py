@@ -258,7 +258,10 @@ def test_cli_cannot_run_is_one_line(scratch, tmp_path):
         (("diff", "nowhere"), scratch, "nowhere: no such root at HEAD"),
         (("diff", "/"), scratch, "/: not inside the repository"),
         (("diff",), tmp_path, "not inside a git repository"),
+        (("diff",), tmp_path / "fresh", "has no commits yet; commit, then compare"),
     ]
+    (tmp_path / "fresh").mkdir()
+    git(tmp_path / "fresh", "init", "-q")
     for args, cwd, expected in cases:
         done = run_trainops(*args, cwd=cwd)
         assert done.returncode == 2, (args, done.stdout, done.stderr)

@@ -195,3 +195,12 @@ def test_a_byte_order_mark_is_read_past_as_kubernetes_does(tmp_path):
     for path in ("app/marked.yaml", "app"):
         done = _limited("validate", "--format", "json", str(tmp_path / path))
         assert (done.returncode, done.stdout.strip()) == (0, "[]"), done.stdout + done.stderr
+
+
+def test_a_dangling_or_looping_symbolic_link_is_named_as_one(tmp_path):
+    (tmp_path / "loop.yaml").symlink_to("loop.yaml")
+    (tmp_path / "gone.yaml").symlink_to("nowhere.yaml")
+    for name in ("loop.yaml", "gone.yaml"):
+        done = _limited("validate", str(tmp_path / name))
+        assert done.returncode == 2 and done.stdout == "", done.stdout
+        assert "a symbolic link to nothing readable (missing or a loop)" in done.stderr

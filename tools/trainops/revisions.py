@@ -55,6 +55,8 @@ def repository_top(folder: Path) -> Path:
 def resolve(top: Path, ref: str) -> Revision:
     done = _git(top, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     if done.returncode != 0 or not done.stdout.strip():
+        if _git(top, "rev-parse", "--verify", "--quiet", "HEAD").returncode != 0:
+            raise CannotRun(f"{top}: the repository has no commits yet; commit, then compare")
         raise CannotRun(
             f"{ref}: not a commit in {top} (a branch, tag or commit id, e.g. origin/main)"
         )

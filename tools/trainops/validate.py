@@ -43,6 +43,8 @@ class Root:
 def roots_from_arguments(paths: list[Path]) -> list[Root]:
     for path in paths:
         if not path.exists():
+            if path.is_symlink():
+                raise CannotRun(f"{path}: a symbolic link to nothing readable (missing or a loop)")
             raise CannotRun(f"{path}: no such file or folder")
     return [Root(path) for path in paths]
 
