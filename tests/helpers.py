@@ -6,6 +6,7 @@ import io
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parent.parent
@@ -65,6 +67,10 @@ def run_trainops_unprivileged(
     """run_trainops as a user whom file modes bind, even when the tests run as root."""
     command = [sys.executable, "-m", "trainops", *args]
     if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip(
+                "as root, file modes bind only without its overrides: needs setpriv (util-linux)"
+            )
         command = [
             "setpriv",
             f"--inh-caps={_OVERRIDES}",
