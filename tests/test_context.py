@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from helpers import RESTRICTED_NAMESPACE, run_trainops, write_tree
+from trainops import kustomization
 from trainops import mirror as mirror_module
 
 PRIVILEGED_JOB = """apiVersion: batch/v1
@@ -110,6 +111,26 @@ def test_a_config_without_roots_checks_every_top_kustomization_and_an_empty_list
     (repo / "trainops.yaml").write_text("roots: []\n")
     done = run_trainops("validate", cwd=repo)
     assert done.returncode == 2 and "nothing to do" in done.stderr
+
+
+def test_discovery_finds_top_kustomizations_skips_tool_folders_and_reads_any_checkout(tmp_path):
+    """Without configured roots: every kustomization no other includes, none that is a Component,
+    none inside .venv, .git or node_modules, and a checkout that itself lives under a folder
+    named .cache still has its roots."""
+    repo = tmp_path / ".cache" / "checkout"
+    write_tree(
+        repo,
+        {
+            "app/kustomization.yaml": "resources: [../base]\n",
+            "base/kustomization.yaml": "resources: []\n",
+            "other/Kustomization": "resources: []\n",
+            "parts/kustomization.yaml": "kind: Component\n",
+            ".venv/lib/site/kustomization.yaml": "resources: []\n",
+            "node_modules/x/kustomization.yaml": "resources: []\n",
+        },
+    )
+    found = kustomization.discover_roots(repo)
+    assert [p.relative_to(repo.resolve()).as_posix() for p in found] == ["app", "other"]
 
 
 def test_the_mirror_is_found_in_order(tmp_path, monkeypatch):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
@@ -155,9 +156,13 @@ def reachable(root: Path) -> list[Path]:
 def discover_roots(top: Path) -> list[Path]:
     """Kustomizations under `top` that no other one includes and that are not Components."""
     found = []
-    for path in sorted(top.rglob("*")):
-        if path.name in KUSTOMIZATION_NAMES and not _SKIPPED_FOLDERS & set(path.parts):
-            found.append(path.parent.resolve())
+    # Skipped folders are pruned, not walked (a virtualenv holds tens of thousands of files), and
+    # only below `top`: a repository that itself lives under a folder named .cache is still read.
+    for parent, folders, names in os.walk(top):
+        folders[:] = sorted(f for f in folders if f not in _SKIPPED_FOLDERS)
+        if any(n in KUSTOMIZATION_NAMES and os.path.isfile(os.path.join(parent, n)) for n in names):
+            found.append(Path(parent).resolve())
+    found.sort()
     included = {folder for directory in found for folder in local_folders(directory)}
     return [
         directory
