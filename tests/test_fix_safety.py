@@ -29,6 +29,19 @@ def test_a_crlf_file_stays_crlf(mirror, tmp_path):
     assert run_trainops("fix", "--check", "manifests", cwd=tmp_path).returncode == 0
 
 
+def test_a_byte_order_mark_stays_first_and_the_note_after_it_is_read(mirror, tmp_path):
+    """A file opening with a BOM parses (go-yaml reads past it); the note goes after the mark,
+    not before it where it would push the mark into the YAML, and is then found there."""
+    tree(tmp_path, "")
+    _queues(tmp_path).write_bytes(b"\xef\xbb\xbf" + QUEUE.encode())
+    done = run_trainops("fix", "manifests", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert _queues(tmp_path).read_bytes() == b"\xef\xbb\xbf" + (NOTE + QUEUE).encode()
+    assert run_trainops("fix", "--check", "manifests", cwd=tmp_path).returncode == 0
+    checked = run_trainops("validate", "--select", "crd-header", "manifests", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout
+
+
 def test_mode_and_owner_are_kept(mirror, tmp_path):
     # As found: a 0600 file became 0644.
     tree(tmp_path, QUEUE)

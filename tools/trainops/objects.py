@@ -475,9 +475,6 @@ _PARSER = cache.source_digest(__file__)  # this module is the parser
 
 def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
     """Parse a multi-document YAML stream; `lines=False` skips line bookkeeping (rendered output)."""
-    # A byte-order mark opening the stream is no content: YAML 1.2 (5.2) allows it, and go-yaml,
-    # behind kubectl and kustomize, reads past it.
-    text = text.removeprefix("\ufeff")
     if len(text) < CACHED_FROM:
         return _parse_stream(text, file, lines)
     key = cache.key_of(PARSED_FOLDER, _PARSER, text, str(lines))
@@ -669,11 +666,13 @@ class Unreadable(Exception):
 
 
 def read_text(path: Path) -> str:
-    """A regular file's UTF-8 text. A FIFO or device named `.yaml` would block or never end."""
+    """A regular file's UTF-8 text. A FIFO or device named `.yaml` would block or never end.
+    A byte-order mark opening the file is no content: YAML 1.2 (5.2) allows one, and go-yaml,
+    behind kubectl and kustomize, reads past it; so does every reader here (the CRD note first)."""
     try:
         if not stat.S_ISREG(path.stat().st_mode):
             raise Unreadable("not a regular file")
-        return path.read_bytes().decode("utf-8")
+        return path.read_bytes().decode("utf-8").removeprefix("\ufeff")
     except OSError as error:
         raise Unreadable(f"cannot read: {error.strerror or error}") from None
     except UnicodeDecodeError as error:

@@ -48,6 +48,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
+_BOM = b"\xef\xbb\xbf"
+
+
 @dataclass(frozen=True)
 class _Original:
     """A file as `fix` read it: its bytes, its line ending, and what identifies that version."""
@@ -71,14 +74,19 @@ class _Original:
         return cls(path, data, newline, (status.st_ino, status.st_size, status.st_mtime_ns))
 
     @property
+    def bom(self) -> bytes:
+        """The byte-order mark the file opens with: kept there, before the note."""
+        return _BOM if self.data.startswith(_BOM) else b""
+
+    @property
     def text(self) -> str:
-        text = self.data.decode("utf-8", errors="surrogateescape")
+        text = self.data[len(self.bom) :].decode("utf-8", errors="surrogateescape")
         return text.replace("\r\n", "\n") if self.newline == "\r\n" else text
 
     def encode(self, text: str) -> bytes:
         if self.newline == "\r\n":
             text = text.replace("\n", "\r\n")
-        return text.encode("utf-8", errors="surrogateescape")
+        return self.bom + text.encode("utf-8", errors="surrogateescape")
 
 
 def _refusal(original: _Original, top: Path) -> str | None:
