@@ -6,6 +6,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -465,6 +466,39 @@ def load_roots(
     return [loaded[i] for i in range(len(roots))]
 
 
+@dataclass
+class WithCrdRoots:
+    """Roots loaded together with CRD roots, or with the CRD roots' schemas from the cache."""
+
+    roots: list[Rendered]
+    crd_roots: list[Rendered]  # the CRD roots read (none when `schemas` stands for them)
+    schemas: list[crd_roots_cache.CrdFrom] | None  # theirs, from or now in the cache
+    from_cache: bool
+    notes: list[str]
+
+
+def load_with_crd_roots(
+    roots: list[Root],
+    crd_roots: list[Root],
+    renderer: Renderer | None,
+    load: Callable[[list[Root]], list[Rendered]],
+) -> WithCrdRoots:
+    """load(roots + crd_roots), except that CRD roots unchanged since a run that read them
+    cleanly are not read: their schemas come from one cache entry (schema/crd_roots.py), which
+    CRD roots read cleanly now fill."""
+    notes: list[str] = []
+    key = crd_roots_cache.key(renderer, [(r.name, r.path) for r in crd_roots])
+    schemas = crd_roots_cache.load(key, notes) if key else None
+    from_cache = schemas is not None
+    loaded = load(roots + ([] if from_cache else crd_roots))
+    mine, theirs = loaded[: len(roots)], loaded[len(roots) :]
+    if key and not from_cache and all(r.loaded for r in theirs):
+        schemas = crd_roots_cache.of(theirs, notes)
+        crd_roots_cache.store(key, schemas)
+        theirs = []
+    return WithCrdRoots(mine, theirs, schemas, from_cache, notes)
+
+
 def load_or_fail(roots: list[Root], renderer: Renderer | None) -> list[Rendered]:
     """load_roots for commands that cannot work around a broken root: the first failure is exit 2."""
     loaded = load_roots(roots, renderer)
@@ -493,19 +527,13 @@ def validate(
     included = _reachable(roots)
     extra = [r for r in crd_roots if r.path.resolve() not in included]
     progress = Progress(len(roots) + len(extra))
-    # Unchanged, the others' schemas come from the cache without reading them (crd_roots says how).
-    notes: list[str] = []
-    extra_key = crd_roots_cache.key(renderer, [(r.name, r.path) for r in extra])
-    cached = crd_roots_cache.load(extra_key, notes) if extra_key else None
-    loaded = load_roots(roots + (extra if cached is None else []), renderer, jobs, progress)
-    rendered, extra_loaded = loaded[: len(roots)], loaded[len(roots) :]
-    if cached is not None:
+    loaded = load_with_crd_roots(
+        roots, extra, renderer, lambda some: load_roots(some, renderer, jobs, progress)
+    )
+    rendered, extra_loaded = loaded.roots, loaded.crd_roots
+    if loaded.from_cache:
         for _ in extra:
             progress.loaded(True)
-    elif extra_key and all(r.loaded for r in extra_loaded):
-        cached = crd_roots_cache.of(extra_loaded, notes)
-        crd_roots_cache.store(extra_key, cached)
-        extra_loaded = []
     still_included = _reachable([Root(r.path) for r in rendered if r.loaded and r.path])
     late = [r for r in crd_roots if r.path.resolve() in included - still_included]
     progress.total += len(late)
@@ -519,9 +547,9 @@ def validate(
     rendered_at = time.perf_counter()
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
     catalog = catalog_for(
-        schema_sources, versions, crd_roots, config.folder if config else None, cached
+        schema_sources, versions, crd_roots, config.folder if config else None, loaded.schemas
     )
-    catalog.notes[:0] = notes
+    catalog.notes[:0] = loaded.notes
     for result in rendered:
         withhold_ill_shaped(result, catalog)
     cluster_of = clusters(rendered)

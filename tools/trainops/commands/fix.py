@@ -21,8 +21,13 @@ from trainops.commands.options import (
 from trainops.config import DEFAULT_KUBERNETES_VERSIONS, load_config
 from trainops.errors import CannotRun
 from trainops.rules.crd_header import problems, source_files
-from trainops.schema import crd_roots as crd_roots_cache
-from trainops.validate import Root, catalog_for, load_or_fail, roots_in_context
+from trainops.validate import (
+    Root,
+    catalog_for,
+    load_or_fail,
+    load_with_crd_roots,
+    roots_in_context,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -93,10 +98,10 @@ def _refusal(original: _Original, top: Path) -> str | None:
     """Why `fix` must not rewrite this file, or None."""
     target = original.path.resolve()
     if not target.is_relative_to(top):
-        return f"{original.path}: outside the repository ({top}); `fix` rewrites only files in it"
+        return f"outside the repository ({top}); `fix` rewrites only files in it"
     status = target.stat()
     if not status.st_mode & 0o222 or not os.access(target, os.W_OK):
-        return f"{original.path}: read-only; make it writable to let `fix` rewrite its note"
+        return "read-only; make it writable to let `fix` rewrite its note"
     return None
 
 
@@ -140,29 +145,30 @@ def run(args: argparse.Namespace) -> int:
     renderer = (
         renderer_from(args, config) if any(r.is_kustomization for r in roots + crd_roots) else None
     )
-    # Unchanged CRD roots give their schemas from the cache, unread (schema/crd_roots.py).
-    notes: list[str] = []
-    key = crd_roots_cache.key(renderer, [(r.name, r.path) for r in crd_roots])
-    cached = crd_roots_cache.load(key, notes) if key else None
-    loaded = load_or_fail(roots + (crd_roots if cached is None else []), renderer)
-    if key and cached is None:
-        cached = crd_roots_cache.of(loaded[len(roots) :], notes)
-        crd_roots_cache.store(key, cached)
-        loaded = loaded[: len(roots)]
+    together = load_with_crd_roots(
+        roots, crd_roots, renderer, lambda some: load_or_fail(some, renderer)
+    )
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
-    catalog = catalog_for(loaded, versions, crd_roots, config.folder if config else None, cached)
+    catalog = catalog_for(
+        together.roots + together.crd_roots,
+        versions,
+        crd_roots,
+        config.folder if config else None,
+        together.schemas,
+    )
     dry = args.check or args.diff
     changed = 0
     files = dict.fromkeys(
         file
-        for rendered in loaded[: len(roots)]
+        for rendered in together.roots
         for file in source_files(rendered)
         if focus is None
         or rendered.root in focus.whole_roots
         or Path(file).resolve() in focus.files
     )
     top = config.folder if config else Path.cwd().resolve()
-    changes: list[tuple[_Original, str, list[str]]] = []
+    # (the file, its text with the right note, what was wrong, why fix must not write it)
+    changes: list[tuple[_Original, str, list[str], str | None]] = []
     for file in files:
         original = _Original.read(file)
         text = original.text
@@ -170,15 +176,13 @@ def run(args: argparse.Namespace) -> int:
         if not issues:
             continue
         updated = headers.rewrite(text, wanted) if wanted else text[headers.read(text)[1] :]
-        changes.append((original, updated, issues))
-    refusals = {id(original): _refusal(original, top) for original, _, _ in changes}
+        changes.append((original, updated, issues, _refusal(original, top)))
     if not dry:
         # Every file is checked before any is written: a refusal leaves the repository as it was.
-        for original, _, _ in changes:
-            if refusals[id(original)]:
-                raise CannotRun(refusals[id(original)])
-    for original, updated, issues in changes:
-        refusal = refusals[id(original)]
+        for original, _, _, refusal in changes:
+            if refusal:
+                raise CannotRun(f"{original.path}: {refusal}")
+    for original, updated, issues, refusal in changes:
         file, text = str(original.path), original.text
         changed += 1
         if args.diff:
@@ -192,13 +196,13 @@ def run(args: argparse.Namespace) -> int:
             )
         if args.check:
             outcome = (
-                f"`trainops fix` would refuse it: {refusal.partition(': ')[2]}"
+                f"`trainops fix` would refuse it: {refusal}"
                 if refusal
                 else "`trainops fix` would rewrite the note"
             )
             print(f"{file}: {'; '.join(issues)} — {outcome}")
         elif args.diff and refusal:
-            print(f"note: {refusal}", file=sys.stderr)
+            print(f"note: {file}: {refusal}", file=sys.stderr)
         if not dry:
             _write(original, updated)
             print(f"{file}: {'; '.join(issues)} — note rewritten")

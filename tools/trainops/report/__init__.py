@@ -18,5 +18,3 @@ REPORTERS: dict[str, Reporter] = {
     "sarif": sarif_report.write,
     "github": github_report.write,
 }
-
-# For `trainops diff`: a review of a change, not findings.
