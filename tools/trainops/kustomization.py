@@ -82,7 +82,9 @@ def _load(path: Path) -> object:
 
 
 def _shape_problem(loaded: object) -> str | None:
-    """Why the file is no kustomization at all: kustomize refuses these too, less plainly."""
+    """Why the file is no kustomization at all: kustomize refuses these too, less plainly (an
+    empty one, apiVersion and kind aside, fails kustomize's api/types/kustomization.go
+    Kustomization.CheckEmpty: "kustomization.yaml is empty"; a scalar, its unmarshal)."""
     if loaded is None:
         return "is empty: kustomize refuses an empty kustomization; list its resources"
     if not isinstance(loaded, dict):

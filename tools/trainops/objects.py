@@ -668,7 +668,8 @@ class Unreadable(Exception):
 def read_text(path: Path) -> str:
     """A regular file's UTF-8 text. A FIFO or device named `.yaml` would block or never end.
     A byte-order mark opening the file is no content: YAML 1.2 (5.2) allows one, and go-yaml,
-    behind kubectl and kustomize, reads past it; so does every reader here (the CRD note first)."""
+    behind kubectl and kustomize, reads past it (readerc.go, yaml_parser_determine_encoding);
+    so does every reader here (the CRD note first)."""
     try:
         if not stat.S_ISREG(path.stat().st_mode):
             raise Unreadable("not a regular file")
