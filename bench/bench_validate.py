@@ -30,7 +30,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).parent))
 from corpus import write_corpus  # noqa: E402
-from trainops.kustomize import in_process  # noqa: E402
+from trainops.render.kustomize import in_process  # noqa: E402
 from trainops.rules import RULES  # noqa: E402
 
 API_SERVER_RULES = ("cel-rules", "api-validation")

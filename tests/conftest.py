@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from helpers import MIRROR, REPO
-from trainops import objects, render_cache
-from trainops.kustomize import find_kustomize
-from trainops.mirror import cache_root
-from trainops.render import Renderer
-from trainops.schema import cache as schema_cache
+from trainops.knowledge.schema import cache as schema_cache
+from trainops.model import objects
+from trainops.render import render_cache
+from trainops.render.kustomize import find_kustomize
+from trainops.render.mirror import cache_root
+from trainops.render.renderer import Renderer
 
 TEST_CACHE = REPO / ".cache" / "trainops-tests"
 

@@ -147,7 +147,7 @@ def load_docs(text: str) -> list[dict]:
     """The documents of a YAML stream. Rendered roots (tens of MB of CRDs across the overlays) go
     through trainops' parser and its content-keyed parse cache, which reads them as libyaml does
     (tests/test_objects.py holds it to that); anything it would not take as objects, PyYAML reads."""
-    from trainops.objects import parse_stream
+    from trainops.model.objects import parse_stream
 
     parsed = parse_stream(text, "<stream>", lines=False)
     if parsed.syntax_errors or parsed.malformed:
@@ -159,7 +159,7 @@ def rendered_docs(renderer, path: Path, env: dict[str, str] | None = None) -> li
     """The objects `path` renders to, without kustomize's origin annotations. They come from the
     origin-annotated render `trainops validate` makes (and caches), so each root of the
     repository renders once in the whole suite, not once with origins and once without."""
-    from trainops.objects import take_origin
+    from trainops.model.objects import take_origin
 
     docs = load_docs(renderer.render(path, env).text)
     for doc in docs:
@@ -239,8 +239,8 @@ def git(repo: Path, *args: str) -> str:
 
 def validate_fixture(rule: str, config_file, renderer=None) -> list:
     """The findings of one rule on the roots of a fixture's own trainops.yaml."""
-    from trainops.config import load_config
-    from trainops.validate import Root, validate
+    from trainops.check.validate import Root, validate
+    from trainops.model.config import load_config
 
     config = load_config(config_file)
     outcome = validate(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import yaml
 
-from trainops.apivalidation import kinds, meta, names
-from trainops.apivalidation.pod import PodContext, validate_pod_spec
+from trainops.knowledge.apivalidation import kinds, meta, names
+from trainops.knowledge.apivalidation.pod import PodContext, validate_pod_spec
 
 
 def test_qualified_names():
@@ -49,8 +49,8 @@ def test_env_names_depend_on_the_kubernetes_version():
 
 
 def test_kuberay_injects_wait_gcs_ready_into_workers():
-    from trainops.objects import K8sObject
-    from trainops.rendered import Cluster, Rendered
+    from trainops.model.objects import K8sObject
+    from trainops.model.rendered import Cluster, Rendered
     from trainops.rules import api_validation
 
     doc = yaml.safe_load("""
@@ -124,10 +124,10 @@ restartPolicy: [Always]
 def test_volcanos_svc_variables_name_every_task_and_their_configmap_key():
     """svc.go OnPodCreate adds VC_<TASK>_HOSTS and VC_<TASK>_NUM for every task, read from the
     job's ConfigMap under the variable's own name; an unnamed task is default<index>."""
-    from trainops.objects import K8sObject
-    from trainops.operator_pods import operator_pod
-    from trainops.psa.pods import pod_templates
-    from trainops.rendered import Cluster
+    from trainops.knowledge.operator_pods import operator_pod
+    from trainops.knowledge.pod_templates import pod_templates
+    from trainops.model.objects import K8sObject
+    from trainops.model.rendered import Cluster
 
     container = {"name": "c", "image": "trainer:1.0"}
     doc = {

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from helpers import load_docs, run_trainops, run_trainops_unprivileged, write_tree
-from trainops.kustomize import in_process
+from trainops.render.kustomize import in_process
 
 CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"
 REMOTE_KUEUE = "https://github.com/kubernetes-sigs/kueue.git//config/default?ref={ref}"

@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from helpers import ENVIRONMENTS, REPO, write_tree
-from trainops.config import load_config
-from trainops.validate import Root, validate
+from trainops.check.validate import Root, validate
+from trainops.model.config import load_config
 
 RULES = {"storage", "schedulable", "runnable"}
 

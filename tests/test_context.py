@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from helpers import RESTRICTED_NAMESPACE, run_trainops, write_tree
-from trainops import kustomization
-from trainops import mirror as mirror_module
+from trainops.render import kustomization
+from trainops.render import mirror as mirror_module
 
 PRIVILEGED_JOB = """apiVersion: batch/v1
 kind: Job

@@ -12,11 +12,11 @@ import pytest
 
 from helpers import git, run_trainops, write_tree
 from trainops.commands.diff import FORMATS
-from trainops.kustomize import find_kustomize
-from trainops.render import Renderer
+from trainops.render.kustomize import find_kustomize
+from trainops.render.renderer import Renderer
+from trainops.render.revisions import resolve
 from trainops.report.reviews import REVIEW_REPORTERS
-from trainops.review import review
-from trainops.revisions import resolve
+from trainops.review.compare import review
 
 KUBERAY = "https://github.com/ray-project/kuberay.git//ray-operator/config/default?ref={ref}"
 APP_KUSTOMIZATION = """resources:

@@ -10,7 +10,7 @@ import pytest
 from helpers import run_trainops, write_tree
 from rules.test_crd_header import NOTE, QUEUE, tree
 from trainops.commands import fix
-from trainops.errors import CannotRun
+from trainops.model.errors import CannotRun
 
 
 def _queues(tmp_path):

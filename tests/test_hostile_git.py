@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import run_trainops, write_tree
-from trainops import mirror as mirror_module
+from trainops.render import mirror as mirror_module
 
 RAW = "https://raw.githubusercontent.com/volcano-sh/volcano/{ref}/{path}"
 

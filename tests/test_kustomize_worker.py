@@ -13,10 +13,10 @@ import pytest
 
 from helpers import run_trainops, write_tree
 from test_build import assert_one_line_error
-from trainops.kustomize import InProcessKustomize, in_process, library_in
-from trainops.kustomize_worker import Worker, WorkerFailed
-from trainops.render import Renderer
-from trainops.validate import Root, validate
+from trainops.check.validate import Root, validate
+from trainops.render.kustomize import InProcessKustomize, in_process, library_in
+from trainops.render.kustomize_worker import Worker, WorkerFailed
+from trainops.render.renderer import Renderer
 
 # A helper that speaks the protocol and answers in order, one request at a time: "hang" never
 # answers, "crash" dies with a Go-like message, anything else is "built <path>". It appends a

@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from trainops import mirror as mirror_module
-from trainops.errors import CannotRun
+from trainops.model.errors import CannotRun
+from trainops.render import mirror as mirror_module
 
 
 def test_shadow_points_at_the_mirror_objects_and_lists_its_tags(mirror):

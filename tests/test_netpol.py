@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import yaml
 
-from trainops.network.netpol import Cluster, Endpoint, Policy, PortSet, selector_matches
-from trainops.objects import K8sObject
+from trainops.knowledge.network.netpol import Cluster, Endpoint, Policy, PortSet, selector_matches
+from trainops.model.objects import K8sObject
 
 TCP_ALL = PortSet.of("TCP", 1, 65535)
 

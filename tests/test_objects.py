@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from trainops import objects
-from trainops.objects import CACHED_FROM, parse_stream, split_documents
+from trainops.model import objects
+from trainops.model.objects import CACHED_FROM, parse_stream, split_documents
 
 STREAM = """\
 # leading comment

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from trainops import processes
-from trainops.errors import CannotRun
+from trainops.model import processes
+from trainops.model.errors import CannotRun
 
 
 def test_a_child_past_its_time_limit_is_stopped_and_named():

@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 
 from helpers import REPO, WIDGET_CRD, load_docs, run_trainops, write_tree
-from trainops import cache, remote_bases
-from trainops.errors import CannotRun
-from trainops.kustomize import find_kustomize
-from trainops.objects import parse_stream
-from trainops.render import Renderer
-from trainops.validate import Progress
+from trainops.check.validate import Progress
+from trainops.model import cache
+from trainops.model.errors import CannotRun
+from trainops.model.objects import parse_stream
+from trainops.render import remote_bases
+from trainops.render.kustomize import find_kustomize
+from trainops.render.renderer import Renderer
 
 CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata: {{a: '{value}'}}\n"
 
@@ -279,7 +280,8 @@ def test_a_cached_parse_or_render_is_keyed_by_the_code_that_made_it(
     renderer, private_cache, two_roots, monkeypatch
 ):
     """An upgraded trainops (or an edited parser) never reads back what an older one computed."""
-    from trainops import objects, render_cache
+    from trainops.model import objects
+    from trainops.render import render_cache
 
     text = "".join(CM.format(name=f"c{n}", value=n) + "---\n" for n in range(1000))
     parse_stream(text, "big.yaml")

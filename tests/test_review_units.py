@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import copy
 
-from trainops.crddiff import compare_crds
-from trainops.objectdiff import ABSENT, diff
+from trainops.review.crddiff import compare_crds
+from trainops.review.objectdiff import ABSENT, diff
 
 
 def _crd(versions: dict[str, dict], scope: str = "Namespaced") -> dict:

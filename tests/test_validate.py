@@ -141,7 +141,7 @@ def test_unknown_format_is_a_usage_error(tmp_path):
 
 
 def test_repository_config_declares_every_layer_and_entry_point():
-    from trainops.config import load_config
+    from trainops.model.config import load_config
 
     config = load_config(REPO / "trainops.yaml")
     roots = {str(path.relative_to(REPO)) for path in config.root_paths()}

@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 from helpers import REPO
 from trainops import cli
-from trainops.config import load_config
-from trainops.profiles import profile_of
-from trainops.rendered import Cluster
+from trainops.check.validate import Root, catalog_for, load_root, load_roots, run_rules
+from trainops.knowledge.profiles import profile_of
+from trainops.model.config import load_config
+from trainops.model.rendered import Cluster
 from trainops.rules.schema import withhold_ill_shaped
-from trainops.validate import Root, catalog_for, load_root, load_roots, run_rules
 
 SOURCES = [
     "base/namespace.yaml",

@@ -9,7 +9,7 @@ import copy
 
 import pytest
 
-from trainops.psa.registry import checks_for, evaluate, parse_version
+from trainops.knowledge.psa.registry import checks_for, evaluate, parse_version
 
 
 def compliant_pod() -> dict:
@@ -368,7 +368,7 @@ def test_init_and_ephemeral_containers_are_checked_with_exact_details():
 
 
 def test_a_volume_with_no_source_is_defaulted_to_empty_dir():
-    from trainops.psa.pods import pod_templates
+    from trainops.knowledge.pod_templates import pod_templates
 
     pod = {
         "apiVersion": "v1",

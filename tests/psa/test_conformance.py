@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from helpers import REPO
-from trainops.objects import parse_stream
-from trainops.psa.evaluate import evaluate_object
+from trainops.knowledge.psa.evaluate import evaluate_object
+from trainops.model.objects import parse_stream
 
 FIXTURES = REPO.parent / "shared" / "conformance" / "pod-security-admission"
 CASES = sorted(FIXTURES.glob("*/v1.*/*/*.yaml")) if FIXTURES.is_dir() else []

@@ -8,9 +8,9 @@ import copy
 import pytest
 
 from helpers import RESTRICTED_NAMESPACE, load_docs
-from trainops.objects import K8sObject
-from trainops.psa.injected import BUILT_IN, pytorch_init
-from trainops.rendered import Cluster, Rendered
+from trainops.knowledge.psa.injected import BUILT_IN, pytorch_init
+from trainops.model.objects import K8sObject
+from trainops.model.rendered import Cluster, Rendered
 from trainops.rules import pod_security
 
 FLAG = "--pytorch-init-container-template-file=/etc/config/initContainer.yaml"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from trainops.objects import K8sObject
-from trainops.psa.evaluate import evaluate_object
+from trainops.knowledge.psa.evaluate import evaluate_object
+from trainops.model.objects import K8sObject
 
 BAD = {
     "spec": {"containers": [{"name": "c", "image": "i", "securityContext": {"privileged": True}}]}

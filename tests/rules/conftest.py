@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from helpers import RULE_FIXTURES as FIXTURES
-from trainops.findings import Finding
-from trainops.validate import Root, validate
+from trainops.check.validate import Root, validate
+from trainops.model.findings import Finding
 
 
 @pytest.fixture

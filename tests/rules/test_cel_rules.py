@@ -9,11 +9,11 @@ import pytest
 import yaml
 
 from helpers import REPO, RULE_FIXTURES
-from trainops.rendered import Cluster
+from trainops.check.validate import Root, load_root
+from trainops.knowledge.schema import cel
+from trainops.knowledge.schema.catalog import Catalog
+from trainops.model.rendered import Cluster
 from trainops.rules import cel_rules
-from trainops.schema import cel
-from trainops.schema.catalog import Catalog
-from trainops.validate import Root, load_root
 
 UPSTREAM = REPO.parent / "shared" / "upstream"
 

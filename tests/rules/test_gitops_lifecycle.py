@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from helpers import REPO, RULE_FIXTURES
-from trainops.config import load_config
-from trainops.objects import ObjectRef
-from trainops.validate import Root, validate
+from trainops.check.validate import Root, validate
+from trainops.model.config import load_config
+from trainops.model.objects import ObjectRef
 
 RULE = "gitops-lifecycle"
 FIXTURES = RULE_FIXTURES / RULE

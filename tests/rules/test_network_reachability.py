@@ -1,6 +1,6 @@
 """network-reachability on fixtures: each bad one is a defect the repository had, as it was."""
 
-from trainops.objects import ObjectRef
+from trainops.model.objects import ObjectRef
 
 RULE = "network-reachability"
 POLICY_FILE = "tests/rules/fixtures/network-reachability/{}.yaml"

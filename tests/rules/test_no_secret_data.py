@@ -1,4 +1,4 @@
-from trainops.objects import ObjectRef
+from trainops.model.objects import ObjectRef
 
 
 def test_good(findings_of):

@@ -1,6 +1,6 @@
 """partial-scope: a workload checked without its namespace or its LocalQueue says what could not be checked."""
 
-from trainops.findings import Severity
+from trainops.model.findings import Severity
 
 RULE = "partial-scope"
 

@@ -1,4 +1,4 @@
-from trainops.pins import Pin, problem, split_image
+from trainops.knowledge.pins import Pin, problem, split_image
 
 
 def test_good(findings_of):

@@ -1,5 +1,5 @@
-from trainops.findings import Severity
-from trainops.objects import ObjectRef
+from trainops.model.findings import Severity
+from trainops.model.objects import ObjectRef
 
 
 def test_good(findings_of):

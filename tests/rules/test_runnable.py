@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import RULE_FIXTURES, findings_by_object, validate_fixture
-from trainops.findings import Severity
+from trainops.model.findings import Severity
 
 RULE = "runnable"
 CONTAINER = "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0]"

@@ -1,6 +1,6 @@
 """service-references: on fixtures, and on Kueue and JobSet composed as the operators layers compose them."""
 
-from trainops.objects import ObjectRef
+from trainops.model.objects import ObjectRef
 
 RULE = "service-references"
 

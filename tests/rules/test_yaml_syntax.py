@@ -1,5 +1,5 @@
 from helpers import RULE_FIXTURES as FIXTURES
-from trainops.validate import Root, validate
+from trainops.check.validate import Root, validate
 
 
 def test_good(findings_of):

@@ -7,8 +7,8 @@ import copy
 import pytest
 
 from helpers import REPO, rendered_docs, rendered_each
-from trainops.schema.catalog import Catalog
-from trainops.schema.crd import convert
+from trainops.knowledge.schema.catalog import Catalog
+from trainops.knowledge.schema.crd import convert
 
 CRD_ROOTS = [
     "operators/training-operator",

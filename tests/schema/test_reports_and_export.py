@@ -208,9 +208,9 @@ def test_schemas_export_in_kubeconform_layout(mirror, tmp_path):
 def test_github_annotations_never_print_none():
     import io
 
-    from trainops.findings import Finding, Severity
+    from trainops.check.validate import Outcome
+    from trainops.model.findings import Finding, Severity
     from trainops.report import github_report
-    from trainops.validate import Outcome
 
     out = io.StringIO()
     bare = Finding(

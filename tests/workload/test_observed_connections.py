@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from helpers import REPO
-from trainops.network import netpol, traffic
-from trainops.objects import parse_stream
+from trainops.knowledge.network import netpol, traffic
+from trainops.model.objects import parse_stream
 
 TRAIN = REPO / "workloads" / "bookstore-ml" / "train" / "train.py"
 # Large enough that the ranks stay connected for a second or two (gloo's connections live from

@@ -8,9 +8,10 @@ import io
 import os
 import sys
 
-from trainops import __version__, processes
+from trainops import __version__
 from trainops.commands import build, diff, fix, pins, psa, rules, schemas, validate, version
-from trainops.errors import CannotRun
+from trainops.model import processes
+from trainops.model.errors import CannotRun
 from trainops.report.visible import visible
 
 EXIT_CANNOT_RUN = 2

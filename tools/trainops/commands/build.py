@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 from trainops.commands.options import add_mirror_option, renderer_from
-from trainops.config import load_config
-from trainops.errors import CannotRun
-from trainops.render import RenderFailure
+from trainops.model.config import load_config
+from trainops.model.errors import CannotRun
+from trainops.render.renderer import RenderFailure
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

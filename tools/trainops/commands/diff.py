@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 from trainops.commands.options import add_config_option, add_mirror_option, renderer_from
-from trainops.config import load_config
-from trainops.errors import CannotRun
-from trainops.render import Renderer
+from trainops.model.config import load_config
+from trainops.model.errors import CannotRun
+from trainops.render.renderer import Renderer
 
 # The reviewing modules are imported when `diff` runs: every other command starts without them.
 FORMATS = ("json", "markdown", "text")  # trainops.report.reviews.REVIEW_REPORTERS
@@ -70,9 +70,9 @@ def _root_names(paths: list[Path], top: Path) -> list[str] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from trainops import revisions
+    from trainops.render import revisions
     from trainops.report.reviews import REVIEW_REPORTERS
-    from trainops.review import review
+    from trainops.review.compare import review
 
     top = revisions.repository_top(Path.cwd())
     config = load_config(args.config)

@@ -11,23 +11,23 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainops import headers
-from trainops.commands.options import (
-    add_config_option,
-    add_mirror_option,
-    default_roots,
-    renderer_from,
-)
-from trainops.config import DEFAULT_KUBERNETES_VERSIONS, load_config
-from trainops.errors import CannotRun
-from trainops.rules.crd_header import problems, source_files
-from trainops.validate import (
+from trainops.check.validate import (
     Root,
     catalog_for,
     load_or_fail,
     load_with_crd_roots,
     roots_in_context,
 )
+from trainops.commands.options import (
+    add_config_option,
+    add_mirror_option,
+    default_roots,
+    renderer_from,
+)
+from trainops.model import headers
+from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS, load_config
+from trainops.model.errors import CannotRun
+from trainops.rules.crd_header import problems, source_files
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

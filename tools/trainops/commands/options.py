@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from trainops import kustomization, mirror
-from trainops.config import Config
-from trainops.errors import CannotRun
-from trainops.kustomize import find_kustomize
-from trainops.render import Renderer
-from trainops.validate import Root
+from trainops.check.validate import Root
+from trainops.model.config import Config
+from trainops.model.errors import CannotRun
+from trainops.render import kustomization, mirror
+from trainops.render.kustomize import find_kustomize
+from trainops.render.renderer import Renderer
 
 
 def add_config_option(parser: argparse.ArgumentParser) -> None:

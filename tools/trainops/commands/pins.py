@@ -11,15 +11,15 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from trainops import pins
+from trainops.check.validate import Root, load_or_fail, roots_from_arguments
 from trainops.commands.options import (
     add_config_option,
     add_mirror_option,
     default_roots,
     renderer_from,
 )
-from trainops.config import load_config
-from trainops.validate import Root, load_or_fail, roots_from_arguments
+from trainops.knowledge import pins
+from trainops.model.config import load_config
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -7,17 +7,17 @@ import json
 import sys
 from pathlib import Path
 
-from trainops.errors import CannotRun
-from trainops.objects import Unreadable, parse_stream, read_text
-from trainops.psa.evaluate import evaluate_object
-from trainops.psa.pods import ill_shaped_templates
-from trainops.psa.registry import (
+from trainops.knowledge.pod_templates import ill_shaped_templates
+from trainops.knowledge.psa.evaluate import evaluate_object
+from trainops.knowledge.psa.registry import (
     LEVELS,
     NEWEST_KUBERNETES_MINOR,
     PolicyError,
     parse_level,
     parse_version,
 )
+from trainops.model.errors import CannotRun
+from trainops.model.objects import Unreadable, parse_stream, read_text
 from trainops.report.visible import visible
 
 

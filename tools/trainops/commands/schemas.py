@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from trainops.check.validate import Root, catalog_for, load_or_fail
 from trainops.commands.options import add_config_option, add_mirror_option, renderer_from
-from trainops.config import DEFAULT_KUBERNETES_VERSIONS, load_config
-from trainops.errors import CannotRun
-from trainops.schema.export import export
-from trainops.validate import Root, catalog_for, load_or_fail
+from trainops.knowledge.schema.export import export
+from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS, load_config
+from trainops.model.errors import CannotRun
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

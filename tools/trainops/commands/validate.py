@@ -6,19 +6,19 @@ import argparse
 import sys
 from pathlib import Path
 
+from trainops.check.validate import roots_in_context, validate
 from trainops.commands.options import (
     add_config_option,
     add_mirror_option,
     default_roots,
     renderer_from,
 )
-from trainops.config import load_config
-from trainops.errors import CannotRun
-from trainops.findings import Severity
-from trainops.kustomize import version_warning
+from trainops.model.config import load_config
+from trainops.model.errors import CannotRun
+from trainops.model.findings import Severity
+from trainops.render.kustomize import version_warning
 from trainops.report import REPORTERS
 from trainops.rules import get_rule
-from trainops.validate import roots_in_context, validate
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

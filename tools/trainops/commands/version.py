@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from trainops import __version__
-from trainops.kustomize import CONTROLLER_KUSTOMIZE, InProcessKustomize, find_kustomize
+from trainops.render.kustomize import CONTROLLER_KUSTOMIZE, InProcessKustomize, find_kustomize
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
+from trainops.check.validate import Outcome
 from trainops.report import github_report, json_report, junit_report, sarif_report, text_report
-from trainops.validate import Outcome
 
 Reporter = Callable[[Outcome, TextIO], None]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from trainops.findings import Severity
+from trainops.check.validate import Outcome
+from trainops.model.findings import Severity
 from trainops.report.visible import visible
-from trainops.validate import Outcome
 
 
 def _escape_data(text: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from trainops.validate import Outcome
+from trainops.check.validate import Outcome
 
 
 def write(outcome: Outcome, out: TextIO) -> None:

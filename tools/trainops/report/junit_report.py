@@ -6,9 +6,9 @@ from collections import defaultdict
 from typing import TextIO
 from xml.etree import ElementTree as ET
 
-from trainops.findings import Severity
+from trainops.check.validate import Outcome
+from trainops.model.findings import Severity
 from trainops.report.visible import visible
-from trainops.validate import Outcome
 
 
 def _case_name(finding) -> str:

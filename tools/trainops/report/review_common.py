@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from trainops.objectdiff import ABSENT, FieldChange
-from trainops.review import CRD_KIND, ObjectChange, Review
+from trainops.review.compare import CRD_KIND, ObjectChange, Review
+from trainops.review.objectdiff import ABSENT, FieldChange
 
 MAX_VALUE = 120  # characters of one value on a line; the JSON report has them whole
 MAX_FIELDS = 40  # field changes shown per object

@@ -6,9 +6,9 @@ import json
 from dataclasses import asdict
 from typing import TextIO
 
-from trainops.objectdiff import ABSENT, FieldChange
-from trainops.review import ObjectChange, Review
-from trainops.revisions import Revision
+from trainops.render.revisions import Revision
+from trainops.review.compare import ObjectChange, Review
+from trainops.review.objectdiff import ABSENT, FieldChange
 
 
 def _revision(revision: Revision) -> dict:

@@ -9,9 +9,7 @@ import difflib
 import html
 from typing import TextIO
 
-from trainops.crddiff import SchemaChange
-from trainops.findings import Finding
-from trainops.objectdiff import FieldChange
+from trainops.model.findings import Finding
 from trainops.report.review_common import (
     headline,
     multiline,
@@ -20,7 +18,9 @@ from trainops.report.review_common import (
     value,
     versions,
 )
-from trainops.review import ObjectChange, Review, RootDiff
+from trainops.review.compare import ObjectChange, Review, RootDiff
+from trainops.review.crddiff import SchemaChange
+from trainops.review.objectdiff import FieldChange
 
 COMMENT_LIMIT = 60000  # below GitHub's 65536, leaving room for the closing lines
 MAX_SCHEMA_ROWS = 150

@@ -9,9 +9,7 @@ from typing import TextIO
 from rich.console import Console
 from rich.markup import escape
 
-from trainops.crddiff import SchemaChange
-from trainops.findings import Finding
-from trainops.objectdiff import FieldChange
+from trainops.model.findings import Finding
 from trainops.report.review_common import (
     headline,
     multiline,
@@ -20,7 +18,9 @@ from trainops.report.review_common import (
     value,
     versions,
 )
-from trainops.review import ObjectChange, Review
+from trainops.review.compare import ObjectChange, Review
+from trainops.review.crddiff import SchemaChange
+from trainops.review.objectdiff import FieldChange
 
 _MARK = {"added": ("+", "green"), "removed": ("-", "red"), "changed": ("~", "yellow")}
 MAX_TEXT_LINES = 30

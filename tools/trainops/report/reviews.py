@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from trainops.report import review_json, review_markdown, review_text
-from trainops.review import Review
+from trainops.review.compare import Review
 
 REVIEW_REPORTERS: dict[str, Callable[[Review, TextIO], None]] = {
     "text": review_text.write,

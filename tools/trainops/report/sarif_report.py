@@ -6,10 +6,10 @@ import json
 from typing import TextIO
 
 from trainops import __version__
-from trainops.findings import Severity
+from trainops.check.validate import Outcome
+from trainops.model.findings import Severity
 from trainops.report.visible import visible
 from trainops.rules import RULES
-from trainops.validate import Outcome
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning"}
 

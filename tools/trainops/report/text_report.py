@@ -8,9 +8,9 @@ from typing import TextIO
 from rich.console import Console
 from rich.markup import escape
 
-from trainops.findings import Finding, Severity
+from trainops.check.validate import Outcome
+from trainops.model.findings import Finding, Severity
 from trainops.report.visible import visible
-from trainops.validate import Outcome
 
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from trainops.errors import CannotRun
+from trainops.model.errors import CannotRun
 from trainops.rules import (
     api_validation,
     cel_rules,

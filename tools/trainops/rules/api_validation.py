@@ -35,13 +35,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.apivalidation import kinds, meta
-from trainops.apivalidation.pod import PodContext, validate_pod_spec
-from trainops.findings import Finding, Severity
-from trainops.objects import K8sObject
-from trainops.operator_pods import OPERATORS, OperatorPod, operator_pod
-from trainops.rendered import Cluster, Rendered
-from trainops.shape import mapping
+from trainops.knowledge.apivalidation import kinds, meta
+from trainops.knowledge.apivalidation.pod import PodContext, validate_pod_spec
+from trainops.knowledge.operator_pods import OPERATORS, OperatorPod, operator_pod
+from trainops.model.findings import Finding, Severity
+from trainops.model.objects import K8sObject
+from trainops.model.rendered import Cluster, Rendered
+from trainops.model.shape import mapping
 
 ID = "api-validation"
 SEVERITY = Severity.ERROR

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.findings import Finding, Severity
-from trainops.rendered import Cluster, Rendered
-from trainops.schema import cel
+from trainops.knowledge.schema import cel
+from trainops.model.findings import Finding, Severity
+from trainops.model.rendered import Cluster, Rendered
 
 ID = "cel-rules"
 SEVERITY = Severity.ERROR

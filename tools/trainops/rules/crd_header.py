@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from trainops import headers
-from trainops.findings import Finding, Severity
-from trainops.objects import Parsed, Unreadable, parse_file, parse_stream, read_text
-from trainops.rendered import Cluster, Rendered
+from trainops.model import headers
+from trainops.model.findings import Finding, Severity
+from trainops.model.objects import Parsed, Unreadable, parse_file, parse_stream, read_text
+from trainops.model.rendered import Cluster, Rendered
 
 ID = "crd-header"
 SEVERITY = Severity.ERROR

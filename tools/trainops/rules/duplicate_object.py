@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.findings import Finding, Severity
-from trainops.objects import K8sObject
-from trainops.rendered import Cluster, Rendered
+from trainops.model.findings import Finding, Severity
+from trainops.model.objects import K8sObject
+from trainops.model.rendered import Cluster, Rendered
 
 ID = "duplicate-object"
 SEVERITY = Severity.ERROR

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.findings import Finding, Severity
-from trainops.kustomization import kustomization_file
-from trainops.rendered import Cluster, Rendered
+from trainops.model.findings import Finding, Severity
+from trainops.model.rendered import Cluster, Rendered
+from trainops.render.kustomization import kustomization_file
 
 ID = "empty-render"
 SEVERITY = Severity.ERROR

@@ -45,9 +45,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from trainops.findings import Finding, Severity
-from trainops.objects import K8sObject
-from trainops.rendered import Cluster, Rendered
+from trainops.model.findings import Finding, Severity
+from trainops.model.objects import K8sObject
+from trainops.model.rendered import Cluster, Rendered
 from trainops.rules.kueue_admission import kueue_configuration
 
 ID = "gitops-lifecycle"

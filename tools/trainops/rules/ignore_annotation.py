@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops import ignores
-from trainops.findings import Finding, Severity
-from trainops.rendered import Cluster, Rendered
+from trainops.model import ignores
+from trainops.model.findings import Finding, Severity
+from trainops.model.rendered import Cluster, Rendered
 
 ID = "ignore"
 SEVERITY = Severity.ERROR

@@ -33,11 +33,11 @@ from functools import lru_cache
 
 import yaml
 
-from trainops import quantity
-from trainops.findings import Finding, Severity
-from trainops.objects import K8sObject
-from trainops.rendered import Cluster, Rendered
-from trainops.shape import mapping, mappings, sequence, strings
+from trainops.model import quantity
+from trainops.model.findings import Finding, Severity
+from trainops.model.objects import K8sObject
+from trainops.model.rendered import Cluster, Rendered
+from trainops.model.shape import mapping, mappings, sequence, strings
 
 ID = "kueue-admission"
 SEVERITY = Severity.ERROR

@@ -26,9 +26,9 @@ import json
 import re
 from collections.abc import Iterator
 
-from trainops.findings import Finding, Severity
-from trainops.rendered import Cluster, Rendered
-from trainops.shape import mapping, mappings
+from trainops.model.findings import Finding, Severity
+from trainops.model.rendered import Cluster, Rendered
+from trainops.model.shape import mapping, mappings
 
 ID = "layer-order"
 SEVERITY = Severity.ERROR

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.findings import Finding, Severity, from_problems
-from trainops.rendered import Cluster, Rendered
+from trainops.model.findings import Finding, Severity, from_problems
+from trainops.model.rendered import Cluster, Rendered
 
 ID = "malformed-object"
 SEVERITY = Severity.ERROR

@@ -30,10 +30,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.findings import Finding, Severity
-from trainops.network import netpol, traffic
-from trainops.rendered import Cluster, Rendered
-from trainops.shape import mapping
+from trainops.knowledge.network import netpol, traffic
+from trainops.model.findings import Finding, Severity
+from trainops.model.rendered import Cluster, Rendered
+from trainops.model.shape import mapping
 
 ID = "network-reachability"
 SEVERITY = Severity.ERROR

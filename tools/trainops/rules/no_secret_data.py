@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.findings import Finding, Severity
-from trainops.rendered import Cluster, Rendered
-from trainops.shape import mapping
+from trainops.model.findings import Finding, Severity
+from trainops.model.rendered import Cluster, Rendered
+from trainops.model.shape import mapping
 
 ID = "no-secret-data"
 SEVERITY = Severity.ERROR

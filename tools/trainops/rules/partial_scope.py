@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.findings import Finding, Severity
-from trainops.objects import K8sObject
-from trainops.psa.injected import receives_pytorch_init, training_operator_in
-from trainops.rendered import Cluster, Rendered
+from trainops.knowledge.psa.injected import receives_pytorch_init, training_operator_in
+from trainops.model.findings import Finding, Severity
+from trainops.model.objects import K8sObject
+from trainops.model.rendered import Cluster, Rendered
+from trainops.model.shape import mapping
 from trainops.rules.kueue_admission import QUEUE_LABEL, framework, kueue_configuration
-from trainops.shape import mapping
 
 ID = "partial-scope"
 SEVERITY = Severity.WARNING

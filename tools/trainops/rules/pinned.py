@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops import pins
-from trainops.findings import Finding, Severity
-from trainops.rendered import Cluster, Rendered
+from trainops.knowledge import pins
+from trainops.model.findings import Finding, Severity
+from trainops.model.rendered import Cluster, Rendered
 
 ID = "pinned"
 SEVERITY = Severity.ERROR

@@ -28,11 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.findings import Finding, Severity
-from trainops.operator_pods import operator_pod
-from trainops.psa.evaluate import evaluate_template
-from trainops.psa.registry import LEVELS, PRIVILEGED, PolicyError, parse_version
-from trainops.rendered import Cluster, Rendered
+from trainops.knowledge.operator_pods import operator_pod
+from trainops.knowledge.psa.evaluate import evaluate_template
+from trainops.knowledge.psa.registry import LEVELS, PRIVILEGED, PolicyError, parse_version
+from trainops.model.findings import Finding, Severity
+from trainops.model.rendered import Cluster, Rendered
 
 ID = "pod-security"
 SEVERITY = Severity.ERROR

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.findings import Finding, Severity
-from trainops.rendered import Cluster, Rendered
+from trainops.model.findings import Finding, Severity
+from trainops.model.rendered import Cluster, Rendered
 
 ID = "render-failed"
 SEVERITY = Severity.ERROR

@@ -32,12 +32,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops import profiles, quantity
-from trainops.findings import Finding, Severity
-from trainops.objects import K8sObject
-from trainops.rendered import Cluster, Rendered
+from trainops.knowledge import profiles
+from trainops.model import quantity
+from trainops.model.findings import Finding, Severity
+from trainops.model.objects import K8sObject
+from trainops.model.rendered import Cluster, Rendered
+from trainops.model.shape import indexed_mappings, mapping, mappings
 from trainops.rules import kueue_admission
-from trainops.shape import indexed_mappings, mapping, mappings
 
 ID = "runnable"
 SEVERITY = Severity.ERROR

@@ -33,13 +33,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from trainops import profiles, quantity
-from trainops.findings import Finding, Severity
-from trainops.objects import K8sObject
-from trainops.profiles import NodePool, Profile
-from trainops.rendered import Cluster, Rendered
+from trainops.knowledge import profiles
+from trainops.knowledge.profiles import NodePool, Profile
+from trainops.model import quantity
+from trainops.model.findings import Finding, Severity
+from trainops.model.objects import K8sObject
+from trainops.model.rendered import Cluster, Rendered
+from trainops.model.shape import indexed_mappings, mapping, mappings, sequence
 from trainops.rules import kueue_admission
-from trainops.shape import indexed_mappings, mapping, mappings, sequence
 
 ID = "schedulable"
 SEVERITY = Severity.ERROR

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.findings import Finding, Severity
-from trainops.rendered import Cluster, Rendered
-from trainops.schema.catalog import Catalog
+from trainops.knowledge.schema.catalog import Catalog
+from trainops.model.findings import Finding, Severity
+from trainops.model.rendered import Cluster, Rendered
 
 ID = "schema"
 SEVERITY = Severity.ERROR

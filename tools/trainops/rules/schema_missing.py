@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.findings import Finding, Severity
-from trainops.rendered import Cluster, Rendered
+from trainops.model.findings import Finding, Severity
+from trainops.model.rendered import Cluster, Rendered
 
 ID = "schema-missing"
 SEVERITY = Severity.ERROR

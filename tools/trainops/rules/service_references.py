@@ -24,10 +24,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.findings import Finding, Severity
-from trainops.network.services import service_ports, service_references, service_selector, services
-from trainops.network.traffic import pods_of
-from trainops.rendered import Cluster, Rendered
+from trainops.knowledge.network.services import (
+    service_ports,
+    service_references,
+    service_selector,
+    services,
+)
+from trainops.knowledge.network.traffic import pods_of
+from trainops.model.findings import Finding, Severity
+from trainops.model.rendered import Cluster, Rendered
 
 ID = "service-references"
 SEVERITY = Severity.ERROR

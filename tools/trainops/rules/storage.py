@@ -27,11 +27,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from trainops import profiles
-from trainops.findings import Finding, Severity
-from trainops.objects import K8sObject
-from trainops.rendered import Cluster, Rendered
-from trainops.shape import mapping, mappings, sequence
+from trainops.knowledge import profiles
+from trainops.model.findings import Finding, Severity
+from trainops.model.objects import K8sObject
+from trainops.model.rendered import Cluster, Rendered
+from trainops.model.shape import mapping, mappings, sequence
 
 ID = "storage"
 SEVERITY = Severity.ERROR

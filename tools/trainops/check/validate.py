@@ -1,0 +1,585 @@
+"""Render every root (in parallel), read the objects, and run every rule over them."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TextIO
+
+from trainops.check import crd_roots as crd_roots_cache
+from trainops.knowledge.schema.catalog import Catalog
+from trainops.model import ignores, objects
+from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS, Config
+from trainops.model.errors import CannotRun
+from trainops.model.findings import Finding, Severity
+from trainops.model.objects import Parsed, Problem
+from trainops.model.paths import display
+from trainops.model.rendered import Cluster, Rendered
+from trainops.render import kustomization
+from trainops.render.renderer import Renderer, RenderFailure
+from trainops.rules import RULES
+from trainops.rules.schema import withhold_ill_shaped
+
+
+@dataclass(frozen=True)
+class Root:
+    """What to check: a kustomization (rendered) or YAML files taken as they are."""
+
+    path: Path
+
+    @property
+    def name(self) -> str:
+        return display(self.path)
+
+    @property
+    def is_kustomization(self) -> bool:
+        return self.path.is_dir() and kustomization.kustomization_file(self.path) is not None
+
+
+def roots_from_arguments(paths: list[Path]) -> list[Root]:
+    for path in paths:
+        if not path.exists():
+            if path.is_symlink():
+                raise CannotRun(f"{path}: a symbolic link to nothing readable (missing or a loop)")
+            raise CannotRun(f"{path}: no such file or folder")
+    return [Root(path) for path in paths]
+
+
+@dataclass(frozen=True)
+class Focus:
+    """Files given on the command line and checked in the roots that include them: only their
+    findings are reported, with any failure of those roots to render (which hides them)."""
+
+    files: frozenset[Path]
+    whole_roots: frozenset[str]  # roots given as such: all their findings count
+    context_roots: frozenset[str]
+
+    def keeps(self, finding: Finding) -> bool:
+        if finding.root in self.whole_roots:
+            return True
+        if finding.rule == "render-failed" and finding.root in self.context_roots:
+            return True
+        return (
+            finding.file is not None
+            and "://" not in finding.file
+            and Path(finding.file).resolve() in self.files
+        )
+
+
+def _includes(root: Path, file: Path) -> bool:
+    """Whether rendering `root` reads `file`: the file is the root, a kustomization it reaches, or
+    named (as a resource, patch, generator input…) by a kustomization in its folder; for a folder
+    with no kustomization, read file by file, any YAML file under it."""
+    if root.is_file():
+        return root.resolve() == file
+    if kustomization.kustomization_file(root) is None:
+        return file.suffix in (".yaml", ".yml") and file.is_relative_to(root.resolve())
+    if file.parent not in kustomization.reachable(root):
+        return False
+    own = kustomization.kustomization_file(file.parent)
+    return own is not None and (
+        own.resolve() == file or file.name in own.read_text(errors="replace")
+    )
+
+
+def roots_in_context(
+    paths: list[Path], config: Config | None
+) -> tuple[list[Root], Focus | None, list[str]]:
+    """Roots for `validate PATH…`. A file of the repository (what pre-commit passes) is checked in
+    every configured root that renders it, together with that root's environment (the sibling
+    layers, which carry its namespace's Pod Security labels and Kueue queues): a file alone would
+    skip those rules without saying so. Returns the roots, the focus (None when no file needed
+    context) and notes about files no root includes."""
+    roots_from_arguments(paths)  # every path exists
+    if config is None:
+        return [Root(p) for p in paths], None, []
+    configured = config.root_paths()
+    whole: list[Root] = []
+    context: list[Root] = []
+    files: set[Path] = set()
+    notes: list[str] = []
+    for path in paths:
+        resolved = path.resolve()
+        inside = resolved.is_relative_to(config.folder)
+        if path.is_dir() or not inside or any(r.resolve() == resolved for r in configured):
+            whole.append(Root(path))
+            continue
+        including = [r for r in configured if _includes(r, resolved)]
+        if not including:
+            notes.append(
+                f"{display(path)}: no root in {config.file} renders this file; not checked"
+            )
+            continue
+        files.add(resolved)
+        parents = {r.resolve().parent for r in including}
+        context += [Root(r) for r in configured if r.resolve().parent in parents]
+    if not files:
+        return whole, None, notes
+    roots = list(dict.fromkeys(whole + context))
+    focus = Focus(
+        frozenset(files), frozenset(r.name for r in whole), frozenset(r.name for r in context)
+    )
+    return roots, focus, notes
+
+
+def _read_files(root: Root) -> Rendered:
+    files, refused = objects.yaml_files(root.path) if root.path.is_dir() else ([root.path], [])
+    rendered = Rendered(root.name, path=root.path)
+    for folder, why in refused:
+        rendered.syntax_errors.append(Problem(display(folder), None, f"cannot be read: {why}"))
+    for file in files:
+        try:
+            parsed = objects.parse_file(file)
+        except objects.Unreadable as error:
+            rendered.syntax_errors.append(Problem(display(file), None, str(error)))
+            continue
+        _absorb(rendered, parsed)
+    return rendered
+
+
+def _absorb(rendered: Rendered, parsed: Parsed) -> None:
+    rendered.objects.extend(parsed.objects)
+    rendered.syntax_errors.extend(parsed.syntax_errors)
+    rendered.malformed.extend(parsed.malformed)
+
+
+class Progress:
+    """Roots loaded so far, on stderr when it is a terminal and the run has lasted a second."""
+
+    def __init__(self, total: int, stream: TextIO | None = None) -> None:
+        self.total, self.done, self.renders, self.cached = total, 0, 0, 0
+        self.stream = stream if stream is not None else sys.stderr
+        self.started = time.perf_counter()
+        self.shown = False
+        self.lock = threading.Lock()
+        try:
+            self.live = self.stream.isatty()
+        except (AttributeError, ValueError):
+            self.live = False
+
+    def loaded(self, from_cache: bool, rendered: bool = True) -> None:
+        with self.lock:
+            self.done += 1
+            self.renders += rendered
+            self.cached += from_cache
+            if self.live and time.perf_counter() - self.started >= 1.0:
+                self.stream.write(
+                    f"\rrendered {self.done}/{self.total} root(s), {self.cached} from the cache"
+                )
+                self.stream.flush()
+                self.shown = True
+
+    def finish(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def load_root(
+    root: Root,
+    renderer: Renderer | None,
+    env: dict[str, str] | None,
+    progress: Progress | None = None,
+) -> Rendered:
+    rendered = _load_root(root, renderer, env, progress)
+    if progress is not None and not root.is_kustomization:
+        progress.loaded(False, rendered=False)
+    return rendered
+
+
+def _load_root(
+    root: Root, renderer: Renderer | None, env: dict[str, str] | None, progress: Progress | None
+) -> Rendered:
+    if not root.is_kustomization:
+        return _read_files(root)
+    assert renderer is not None
+    rendered = Rendered(root.name, path=root.path)
+    try:
+        output = renderer.render(root.path, env)
+    except RenderFailure as failure:
+        if progress is not None:
+            progress.loaded(False)
+        if failure.unreachable:
+            # Every remote base would fail the same way, and each failure would cascade into
+            # missing schemas and queues: one line naming the cause beats dozens of findings.
+            raise CannotRun(failure.message) from None
+        rendered.failure = Problem(display(failure.file), failure.line, failure.message)
+        return rendered
+    if progress is not None:
+        progress.loaded(output.cached)
+    parsed = objects.parse_stream(output.text, root.name, lines=False)
+    for obj in parsed.objects:
+        _locate(obj, output.origins)
+    _absorb(rendered, parsed)
+    return rendered
+
+
+def _locate(obj, resolve_origin) -> None:
+    """Point a rendered object at the file (and line) it came from, per kustomize's origin."""
+    origin = objects.take_origin(obj.doc)
+    if origin is None:
+        return
+    shown, local = resolve_origin(origin)
+    if local is None:
+        obj.file = shown
+        return
+    obj.file = display(Path(local))
+    obj.line = objects.source_line(local, obj.kind, obj.name) if "path" in origin else None
+
+
+@dataclass
+class Outcome:
+    findings: list[Finding]
+    rendered: list[Rendered]
+    seconds: float
+    render_seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    renders: int = 0  # kustomizations rendered, CRD roots included
+    renders_from_cache: int = 0
+    warnings: list[str] = field(default_factory=list)  # said on every run, unlike notes
+
+
+def run_rules(
+    rendered: Rendered, cluster: Cluster, selected: set[str] | None = None
+) -> list[Finding]:
+    return [
+        finding
+        for rule_id, rule in RULES.items()
+        if selected is None or rule_id in selected
+        for finding in rule.check(rendered, cluster)
+    ]
+
+
+# Without these nothing else is checked, so they always run, whatever --select says.
+ALWAYS = {"render-failed", "yaml-syntax", "malformed-object"}
+
+
+def _rules_to_run(selected: set[str] | None, config: Config | None) -> set[str]:
+    chosen = set(RULES) if selected is None else set(selected) | ALWAYS
+    if config is not None:
+        chosen -= {rule for rule, settings in config.rules.items() if not settings.enabled}
+    return chosen
+
+
+def _settle(
+    findings: list[Finding], rendered: list[Rendered], config: Config | None, ran: set[str]
+) -> list[Finding]:
+    """Apply argued ignores and configured severities, drop repeats, report ignores that matched nothing.
+
+    An ignore belongs to the source object, not to a root: a file several roots include (an
+    operator in every environment) carries one set of ignores, used by whichever root matches.
+    """
+    annotated: dict[tuple, tuple] = {}  # (object, file, line) -> (root, object, ignores)
+    for result in rendered:
+        for obj in result.objects:
+            found, _ = ignores.object_ignores(obj.doc)
+            if found:
+                annotated.setdefault((obj.ref, obj.file, obj.line), (result.root, obj, found))
+    path_ignores = [
+        (entry, ignores.Ignore(entry.rule, entry.reason))
+        for entry in (config.ignores if config else [])
+    ]
+    kept, seen = [], set()
+    for finding in findings:
+        _, _, object_ignores = annotated.get(
+            (finding.object, finding.file, finding.line), (None, None, [])
+        )
+        matched = [i for i in object_ignores if i.rule == finding.rule]
+        matched += [
+            i
+            for entry, i in path_ignores
+            if i.rule == finding.rule and ignores.path_matches(entry.path, finding.file)
+        ]
+        for ignore in matched:
+            ignore.used = True
+        key = (
+            finding.rule,
+            finding.file,
+            finding.line,
+            finding.path,
+            finding.message,
+            finding.object,
+        )
+        if matched or (finding.file is not None and key in seen):
+            continue
+        seen.add(key)
+        settings = config.rules.get(finding.rule) if config else None
+        if settings is not None and settings.severity is not None:
+            finding = replace(finding, severity=Severity(settings.severity))
+        kept.append(finding)
+    for root, obj, found in annotated.values():
+        for ignore in found:
+            if not ignore.used and ignore.rule in ran:
+                kept.append(
+                    Finding(
+                        "ignore",
+                        Severity.WARNING,
+                        f"ignore of {ignore.rule!r} matched no finding: delete it",
+                        root,
+                        obj.file,
+                        obj.line,
+                        obj.ref,
+                        f"metadata.annotations.{ignores.ANNOTATION}",
+                    )
+                )
+    for entry, ignore in path_ignores:
+        assert config is not None  # path ignores come from it
+        if not ignore.used and entry.rule in ran:
+            kept.append(
+                Finding(
+                    "ignore",
+                    Severity.WARNING,
+                    f"ignore of {entry.rule!r} for {entry.path!r} matched no finding: delete it",
+                    str(config.file),
+                    str(config.file),
+                )
+            )
+    return kept
+
+
+def clusters(rendered: list[Rendered]) -> dict[int, Cluster]:
+    """Roots that are layers of one environment (siblings: overlays/<env>/<layer>) share a cluster."""
+    by_folder: dict[Path | None, Cluster] = {}
+    for result in rendered:
+        folder = result.path.resolve().parent if result.path is not None else None
+        by_folder.setdefault(folder, Cluster([])).roots.append(result)
+    return {id(result): cluster for cluster in by_folder.values() for result in cluster.roots}
+
+
+def _crds(rendered: list[Rendered]):
+    for result in rendered:
+        for obj in result.objects:
+            if (
+                obj.kind == "CustomResourceDefinition"
+                and obj.api_version == "apiextensions.k8s.io/v1"
+            ):
+                yield obj, result
+
+
+@dataclass(frozen=True)
+class _Supplier:
+    """What a CRD root reads: its folders (as findings name files) and the remote resources
+    they list."""
+
+    folders: tuple[str, ...]
+    remotes: tuple[str, ...]
+
+    @classmethod
+    def of(cls, crd_root: Root) -> _Supplier:
+        folders = kustomization.reachable(crd_root.path)
+        remotes = [entry for folder in folders for entry in kustomization.remote_entries(folder)]
+        return cls(tuple(display(folder) + "/" for folder in folders), tuple(remotes))
+
+    def supplies(self, source: str) -> bool:
+        """Whether a CRD from `source` (its file, or remote origin `repo//path?ref=…`) comes
+        through this root."""
+        if source.startswith(self.folders):
+            return True
+        for entry in self.remotes:
+            if entry == source:  # a remote file
+                return True
+            repo, _, rest = entry.partition("//")[2].partition("//")
+            ref = rest.partition("?")[2]
+            if source.startswith(f"{entry.partition('//')[0]}//{repo}//") and source.endswith(
+                f"?{ref}"
+            ):
+                return True
+        return False
+
+
+def _repository_name(path: Path, top: Path | None) -> str:
+    resolved = path.resolve()
+    return (
+        resolved.relative_to(top).as_posix()
+        if top is not None and resolved.is_relative_to(top)
+        else display(path)
+    )
+
+
+def catalog_for(
+    loaded: list[Rendered],
+    versions: list[str],
+    crd_roots: list[Root],
+    top: Path | None = None,
+    cached: list[crd_roots_cache.CrdFrom] | None = None,
+) -> Catalog:
+    """The schema catalog: the CRDs of `loaded`, then the `cached` ones (CRD roots not loaded,
+    whose schemas came from the cache). A CRD's installer is the first CRD root (in config order)
+    that rendered it, or that supplies it to a root which included that CRD root; named relative
+    to `top` (the config's folder), as the notes in files name it, wherever the command runs from."""
+    installers: dict[str, str] = {}
+    docs = {}
+    suppliers = [(crd_root, _Supplier.of(crd_root)) for crd_root in crd_roots]
+
+    def attribute(name: str, file: str, root: str) -> None:
+        for crd_root, supplier in suppliers:
+            if crd_root.name == root or supplier.supplies(file):
+                installers.setdefault(name, _repository_name(crd_root.path, top))
+                break
+
+    for obj, result in _crds(loaded):
+        docs.setdefault(obj.name, obj.doc)
+        attribute(obj.name, obj.file, result.root)
+    for crd in cached or []:
+        attribute(crd.schemas.converted.name, crd.file, crd.root)
+    return Catalog(versions, list(docs.values()), installers, [crd.schemas for crd in cached or []])
+
+
+def _reachable(roots: list[Root]) -> set[Path]:
+    """The kustomization folders rendering `roots` reads."""
+    return {
+        folder
+        for root in roots
+        if root.path.is_dir()
+        for folder in kustomization.reachable(root.path)
+    }
+
+
+def load_roots(
+    roots: list[Root],
+    renderer: Renderer | None,
+    jobs: int | None = None,
+    progress: Progress | None = None,
+) -> list[Rendered]:
+    """Render or read every root, in parallel (kustomize runs in other processes: threads
+    suffice)."""
+    env = renderer.environment() if renderer and any(r.is_kustomization for r in roots) else None
+    workers = max(1, min(len(roots), jobs or os.cpu_count() or 1))
+    # Renders first, then plain files: kustomize's memory is given back before the files' objects
+    # pile up, so the two peaks do not add.
+    renders = [i for i, root in enumerate(roots) if root.is_kustomization]
+    files = [i for i, root in enumerate(roots) if not root.is_kustomization]
+
+    def load(i: int) -> Rendered:
+        return load_root(roots[i], renderer, env, progress)
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        loaded = dict(zip(renders, pool.map(load, renders)))
+        if renders and files and renderer is not None:
+            renderer.release()
+        loaded.update(zip(files, pool.map(load, files)))
+    return [loaded[i] for i in range(len(roots))]
+
+
+@dataclass
+class WithCrdRoots:
+    """Roots loaded together with CRD roots, or with the CRD roots' schemas from the cache."""
+
+    roots: list[Rendered]
+    crd_roots: list[Rendered]  # the CRD roots read (none when `schemas` stands for them)
+    schemas: list[crd_roots_cache.CrdFrom] | None  # theirs, from or now in the cache
+    from_cache: bool
+    notes: list[str]
+
+
+def load_with_crd_roots(
+    roots: list[Root],
+    crd_roots: list[Root],
+    renderer: Renderer | None,
+    load: Callable[[list[Root]], list[Rendered]],
+) -> WithCrdRoots:
+    """load(roots + crd_roots), except that CRD roots unchanged since a run that read them
+    cleanly are not read: their schemas come from one cache entry (schema/crd_roots.py), which
+    CRD roots read cleanly now fill."""
+    notes: list[str] = []
+    key = crd_roots_cache.key(renderer, [(r.name, r.path) for r in crd_roots])
+    schemas = crd_roots_cache.load(key, notes) if key else None
+    from_cache = schemas is not None
+    loaded = load(roots + ([] if from_cache else crd_roots))
+    mine, theirs = loaded[: len(roots)], loaded[len(roots) :]
+    if key and not from_cache and all(r.loaded for r in theirs):
+        schemas = crd_roots_cache.of(theirs, notes)
+        crd_roots_cache.store(key, schemas)
+        theirs = []
+    return WithCrdRoots(mine, theirs, schemas, from_cache, notes)
+
+
+def load_or_fail(roots: list[Root], renderer: Renderer | None) -> list[Rendered]:
+    """load_roots for commands that cannot work around a broken root: the first failure is exit 2."""
+    loaded = load_roots(roots, renderer)
+    for result in loaded:
+        problem = result.failure or (result.syntax_errors or [None])[0]
+        if problem is not None:
+            where = f"{problem.file}:{problem.line}" if problem.line else problem.file
+            raise CannotRun(f"{where}: {problem.message}")
+    return loaded
+
+
+def validate(
+    roots: list[Root],
+    renderer: Renderer | None,
+    jobs: int | None = None,
+    config: Config | None = None,
+    selected: set[str] | None = None,
+    focus: Focus | None = None,
+) -> Outcome:
+    started = time.perf_counter()
+    objects.forget_parsed()
+    crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
+    # A CRD root a checked root includes (operators/kueue, in every environment's operators
+    # layer) is not rendered again: its CRDs are in that render. The others render alongside the
+    # checked roots; a CRD root only a root that then fails to render included renders after.
+    included = _reachable(roots)
+    extra = [r for r in crd_roots if r.path.resolve() not in included]
+    progress = Progress(len(roots) + len(extra))
+    loaded = load_with_crd_roots(
+        roots, extra, renderer, lambda some: load_roots(some, renderer, jobs, progress)
+    )
+    rendered, extra_loaded = loaded.roots, loaded.crd_roots
+    if loaded.from_cache:
+        for _ in extra:
+            progress.loaded(True)
+    still_included = _reachable([Root(r.path) for r in rendered if r.loaded and r.path])
+    late = [r for r in crd_roots if r.path.resolve() in included - still_included]
+    progress.total += len(late)
+    extra_loaded += load_roots(late, renderer, jobs, progress) if late else []
+    if renderer is not None:
+        renderer.release()
+    progress.finish()
+    # A CRD root that fails to render leaves its kinds without schemas: that failure is reported too.
+    rendered += [r for r in extra_loaded if not r.loaded]
+    schema_sources = rendered + [r for r in extra_loaded if r.loaded]
+    rendered_at = time.perf_counter()
+    versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
+    catalog = catalog_for(
+        schema_sources, versions, crd_roots, config.folder if config else None, loaded.schemas
+    )
+    catalog.notes[:0] = loaded.notes
+    for result in rendered:
+        withhold_ill_shaped(result, catalog)
+    cluster_of = clusters(rendered)
+    for cluster in {id(c): c for c in cluster_of.values()}.values():
+        cluster.catalog, cluster.config, cluster.everything = catalog, config, rendered
+    ran = _rules_to_run(selected, config)
+    findings = [
+        finding for result in rendered for finding in run_rules(result, cluster_of[id(result)], ran)
+    ]
+    findings = _settle(findings, rendered, config, ran)
+    if focus is not None:
+        findings = [f for f in findings if focus.keeps(f)]
+    withheld = sum(len(result.ill_shaped) for result in rendered)
+    warnings = (
+        [
+            f"{withheld} object(s) have a field of the wrong type and were not checked by the "
+            "selected rules: `--select schema` says where"
+        ]
+        if withheld and "schema" not in ran
+        else []
+    )
+    finished = time.perf_counter()
+    return Outcome(
+        findings,
+        rendered,
+        finished - started,
+        rendered_at - started,
+        catalog.notes,
+        progress.renders,
+        progress.cached,
+        warnings,
+    )

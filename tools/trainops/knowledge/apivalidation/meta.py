@@ -1,0 +1,121 @@
+"""ObjectMeta as the API server validates it (apimachinery/pkg/api/validation/objectmeta.go)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from trainops.knowledge.apivalidation import names
+from trainops.model.shape import mapping
+
+Errors = list[tuple[str, str]]
+TOTAL_ANNOTATION_SIZE = 256 * 1024
+# ObjectMeta's fields: anything else under metadata fails strict decoding (kubectl's default since v1.27).
+OBJECT_META_FIELDS = frozenset(
+    [
+        "name",
+        "generateName",
+        "namespace",
+        "selfLink",
+        "uid",
+        "resourceVersion",
+        "generation",
+        "creationTimestamp",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "labels",
+        "annotations",
+        "ownerReferences",
+        "finalizers",
+        "managedFields",
+    ]
+)
+
+
+def invalid(value: object, message: str) -> str:
+    shown = json.dumps(value) if isinstance(value, str) else str(value)
+    return f"Invalid value: {shown}: {message}"
+
+
+def _path_segment(value: str) -> list[str]:
+    """RBAC names: any path segment (apimachinery/pkg/api/validation/path)."""
+    if value in (".", ".."):
+        return [f"may not be '{value}'"]
+    return [f"may not contain '{c}'" for c in ("/", "%") if c in value]
+
+
+def name_validator(group: str, kind: str) -> Callable[[str], list[str]]:
+    if group == "" and kind == "Namespace":
+        return names.dns1123_label
+    if group == "" and kind == "Service":
+        return names.dns1035_label
+    if group == "rbac.authorization.k8s.io":
+        return _path_segment
+    return names.dns1123_subdomain
+
+
+def _mask_trailing_dash(prefix: str) -> str:
+    return prefix[:-1] + "a" if len(prefix) > 1 and prefix.endswith("-") else prefix
+
+
+def _mapping(value: object) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def validate(
+    group: str, kind: str, metadata: dict, *, custom: bool, path: str = "metadata"
+) -> Errors:
+    errors: Errors = []
+    check = name_validator(group, kind)
+    name, generate = metadata.get("name"), metadata.get("generateName")
+    if isinstance(name, str):
+        errors += [(f"{path}.name", invalid(name, m)) for m in check(name)]
+    elif isinstance(generate, str):
+        errors += [
+            (f"{path}.generateName", invalid(generate, m))
+            for m in check(_mask_trailing_dash(generate))
+        ]
+    namespace = metadata.get("namespace")
+    if isinstance(namespace, str) and namespace:
+        errors += [
+            (f"{path}.namespace", invalid(namespace, m)) for m in names.dns1123_label(namespace)
+        ]
+    for key, value in _mapping(metadata.get("labels")).items():
+        key = str(key)
+        errors += [(f"{path}.labels", invalid(key, m)) for m in names.qualified_name(key)]
+        if isinstance(value, str):
+            errors += [(f"{path}.labels", invalid(value, m)) for m in names.label_value(value)]
+    annotations = _mapping(metadata.get("annotations"))
+    for key in annotations:
+        errors += [
+            (f"{path}.annotations", invalid(str(key), m))
+            for m in names.qualified_name(str(key).lower())
+        ]
+    size = sum(len(str(k)) + len(str(v)) for k, v in annotations.items())
+    if size > TOTAL_ANNOTATION_SIZE:
+        errors.append(
+            (f"{path}.annotations", f"Too long: must have at most {TOTAL_ANNOTATION_SIZE} bytes")
+        )
+    if custom:
+        # Custom resources are decoded strictly: a typo under metadata (`namepsace:`) is an error, not a silent drop.
+        errors += [
+            (f"{path}.{key}", f'unknown field "{path}.{key}"')
+            for key in metadata
+            if key not in OBJECT_META_FIELDS
+        ]
+    return errors
+
+
+def validate_crd_name(doc: dict) -> Errors:
+    spec = mapping(doc.get("spec"))
+    plural = (
+        (mapping(spec.get("names"))).get("plural") if isinstance(spec.get("names"), dict) else None
+    )
+    name = (mapping(doc.get("metadata"))).get("name")
+    if (
+        isinstance(plural, str)
+        and isinstance(spec.get("group"), str)
+        and name != f"{plural}.{spec['group']}"
+    ):
+        return [("metadata.name", invalid(name, 'must be spec.names.plural+"."+spec.group'))]
+    return []

@@ -1,0 +1,266 @@
+"""PodSpec as the API server validates a Pod (pkg/apis/core/validation: ValidatePodSpec and helpers)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from trainops.knowledge.apivalidation import names
+from trainops.knowledge.apivalidation.meta import Errors, invalid
+from trainops.model import quantity
+from trainops.model.shape import mapping
+
+_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
+_QUANTITY_PATTERN = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
+
+
+@dataclass(frozen=True)
+class PodContext:
+    """What decides some checks: which restart policies the controller allows, which Kubernetes rules
+    apply to env names, and containers an operator adds (name -> who adds it)."""
+
+    restart_policies: tuple[str, ...] | None = None  # None: not checked (an operator sets it)
+    relaxed_env_names: bool = False
+    injected_init: dict[str, str] = field(default_factory=dict)
+
+
+def _dicts(value: object) -> list[dict]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _quote_list(values) -> str:
+    return ", ".join(f'"{v}"' for v in values)
+
+
+def _probe(probe: object, path: str, liveness_like: bool) -> Errors:
+    if not isinstance(probe, dict):
+        return []
+    handlers = [h for h in _HANDLERS if probe.get(h) is not None]
+    errors: Errors = []
+    if not handlers:
+        errors.append((path, "Required value: must specify a handler type"))
+    elif len(handlers) > 1:
+        errors.append(
+            (f"{path}.{handlers[1]}", "Forbidden: may not specify more than 1 handler type")
+        )
+    threshold = probe.get("successThreshold")
+    if liveness_like and isinstance(threshold, int) and threshold != 1:
+        errors.append((f"{path}.successThreshold", invalid(threshold, "must be 1")))
+    for key in ("periodSeconds", "timeoutSeconds", "successThreshold", "failureThreshold"):
+        value = probe.get(key)
+        if (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and value < 1
+            and not (key == "successThreshold" and liveness_like)
+        ):
+            errors.append((f"{path}.{key}", invalid(value, "must be greater than or equal to 1")))
+    return errors
+
+
+def _resources(resources: object, path: str) -> Errors:
+    if not isinstance(resources, dict):
+        return []
+    errors: Errors = []
+    parsed: dict[str, dict[str, float]] = {}
+    for kind in ("limits", "requests"):
+        for resource, amount in (
+            (mapping(resources.get(kind))).items() if isinstance(resources.get(kind), dict) else []
+        ):
+            try:
+                value = quantity.parse(amount)
+            except ValueError:
+                errors.append(
+                    (
+                        f"{path}.{kind}[{resource}]",
+                        f"quantities must match the regular expression '{_QUANTITY_PATTERN}'",
+                    )
+                )
+                continue
+            if value < 0:
+                errors.append(
+                    (
+                        f"{path}.{kind}[{resource}]",
+                        invalid(str(amount), "must be greater than or equal to 0"),
+                    )
+                )
+            parsed.setdefault(kind, {})[str(resource)] = value
+            parsed.setdefault(f"{kind}-shown", {})[str(resource)] = amount
+    for resource, request in parsed.get("requests", {}).items():
+        limit = parsed.get("limits", {}).get(resource)
+        if limit is not None and request > limit:
+            shown_request, shown_limit = (
+                parsed["requests-shown"][resource],
+                parsed["limits-shown"][resource],
+            )
+            errors.append(
+                (
+                    f"{path}.requests[{resource}]",
+                    invalid(
+                        str(shown_request),
+                        f"must be less than or equal to {resource} limit of {shown_limit}",
+                    ),
+                )
+            )
+    return errors
+
+
+def _container(
+    container: dict, path: str, volumes: dict[str, dict], context: PodContext, init: bool
+) -> Errors:
+    errors: Errors = []
+    name = container.get("name")
+    if isinstance(name, str):
+        errors += [(f"{path}.name", invalid(name, m)) for m in names.dns1123_label(name)]
+    port_names: set[str] = set()
+    for index, port in enumerate(_dicts(container.get("ports"))):
+        where = f"{path}.ports[{index}]"
+        number = port.get("containerPort")
+        if isinstance(number, int) and not isinstance(number, bool) and not 1 <= number <= 65535:
+            errors.append(
+                (
+                    f"{where}.containerPort",
+                    invalid(number, "must be between 1 and 65535, inclusive"),
+                )
+            )
+        port_name = port.get("name")
+        if isinstance(port_name, str) and port_name:
+            errors += [(f"{where}.name", invalid(port_name, m)) for m in names.port_name(port_name)]
+            if port_name in port_names:
+                errors.append((f"{where}.name", f'Duplicate value: "{port_name}"'))
+            port_names.add(port_name)
+    for index, variable in enumerate(_dicts(container.get("env"))):
+        env_name = variable.get("name")
+        if isinstance(env_name, str):
+            errors += [
+                (f"{path}.env[{index}].name", invalid(env_name, m))
+                for m in names.env_var_name(env_name, context.relaxed_env_names)
+            ]
+    errors += _resources(container.get("resources"), f"{path}.resources")
+    mount_paths: set[str] = set()
+    mounted: set[str] = set()
+    for index, mount in enumerate(_dicts(container.get("volumeMounts"))):
+        where = f"{path}.volumeMounts[{index}]"
+        volume = mount.get("name")
+        if isinstance(volume, str) and volume not in volumes:
+            errors.append((f"{where}.name", f'Not found: "{volume}"'))
+        mounted.add(str(volume))
+        mount_path = mount.get("mountPath")
+        if isinstance(mount_path, str):
+            if not mount_path:
+                errors.append((f"{where}.mountPath", "Required value"))
+            elif mount_path in mount_paths:
+                errors.append((f"{where}.mountPath", invalid(mount_path, "must be unique")))
+            mount_paths.add(mount_path)
+    device_paths: set[str] = set()
+    for index, device in enumerate(_dicts(container.get("volumeDevices"))):
+        where = f"{path}.volumeDevices[{index}]"
+        volume = device.get("name")
+        if isinstance(volume, str):
+            if volume not in volumes:
+                errors.append((f"{where}.name", f'Not found: "{volume}"'))
+            elif (
+                "persistentVolumeClaim" not in volumes[volume]
+                and "ephemeral" not in volumes[volume]
+            ):
+                errors.append(
+                    (
+                        f"{where}.name",
+                        invalid(
+                            volume,
+                            "can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode",
+                        ),
+                    )
+                )
+            if volume in mounted:
+                errors.append(
+                    (
+                        f"{where}.name",
+                        invalid(
+                            volume, "volumeDevices already contains name, can only be mounted once"
+                        ),
+                    )
+                )
+        device_path = device.get("devicePath")
+        if isinstance(device_path, str):
+            if device_path in device_paths or device_path in mount_paths:
+                errors.append((f"{where}.devicePath", invalid(device_path, "must be unique")))
+            device_paths.add(device_path)
+    sidecar = init and container.get("restartPolicy") == "Always"
+    for probe_name in ("livenessProbe", "readinessProbe", "startupProbe"):
+        probe = container.get(probe_name)
+        if probe is None:
+            continue
+        if init and not sidecar:
+            errors.append(
+                (
+                    f"{path}.{probe_name}",
+                    "Forbidden: may not be set for init containers without restartPolicy=Always",
+                )
+            )
+            continue
+        errors += _probe(probe, f"{path}.{probe_name}", probe_name != "readinessProbe")
+    return errors
+
+
+def validate_pod_spec(spec: object, path: str, context: PodContext) -> Errors:
+    """Every error the API server would report for a Pod with this spec, at `path` (e.g. spec.template.spec)."""
+    if not isinstance(spec, dict):
+        return []
+    errors: Errors = []
+    volumes: dict[str, dict] = {}
+    for index, volume in enumerate(_dicts(spec.get("volumes"))):
+        name = volume.get("name")
+        if not isinstance(name, str):
+            continue
+        errors += [
+            (f"{path}.volumes[{index}].name", invalid(name, m)) for m in names.dns1123_label(name)
+        ]
+        if name in volumes:
+            errors.append((f"{path}.volumes[{index}].name", f'Duplicate value: "{name}"'))
+        volumes[name] = volume
+    containers = _dicts(spec.get("containers"))
+    if not containers:
+        errors.append((f"{path}.containers", "Required value"))
+    seen: set[str] = set()
+    for index, container in enumerate(containers):
+        name = container.get("name")
+        if isinstance(name, str):
+            if name in seen:
+                errors.append((f"{path}.containers[{index}].name", f'Duplicate value: "{name}"'))
+            seen.add(name)
+        errors += _container(container, f"{path}.containers[{index}]", volumes, context, init=False)
+    for index, container in enumerate(_dicts(spec.get("initContainers"))):
+        name = container.get("name")
+        if isinstance(name, str):
+            if name in seen:
+                errors.append(
+                    (f"{path}.initContainers[{index}].name", f'Duplicate value: "{name}"')
+                )
+            elif name in context.injected_init:
+                errors.append(
+                    (
+                        f"{path}.initContainers[{index}].name",
+                        f'Duplicate value: "{name}" ({context.injected_init[name]} adds an init container of that name)',
+                    )
+                )
+            seen.add(name)
+        errors += _container(
+            container, f"{path}.initContainers[{index}]", volumes, context, init=True
+        )
+    for key in ("hostname", "subdomain"):
+        value = spec.get(key)
+        if isinstance(value, str) and value:
+            errors += [(f"{path}.{key}", invalid(value, m)) for m in names.dns1123_label(value)]
+    policy = spec.get("restartPolicy", "Always")
+    if (
+        context.restart_policies is not None
+        and isinstance(policy, str)
+        and policy not in context.restart_policies
+    ):
+        errors.append(
+            (
+                f"{path}.restartPolicy",
+                f'Unsupported value: "{policy}": supported values: {_quote_list(context.restart_policies)}',
+            )
+        )
+    return errors

@@ -1,0 +1,201 @@
+"""Pod templates wherever a kind nests them, defaulted as the API server would before admission."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+import jsonschema_rs
+
+from trainops.model.shape import mapping, sequence
+
+# The volume sources a volume may name; one with none of them is defaulted to an emptyDir.
+_VOLUME_SOURCES = frozenset(
+    [
+        "awsElasticBlockStore",
+        "azureDisk",
+        "azureFile",
+        "cephfs",
+        "cinder",
+        "configMap",
+        "csi",
+        "downwardAPI",
+        "emptyDir",
+        "ephemeral",
+        "fc",
+        "flexVolume",
+        "flocker",
+        "gcePersistentDisk",
+        "gitRepo",
+        "glusterfs",
+        "hostPath",
+        "image",
+        "iscsi",
+        "nfs",
+        "persistentVolumeClaim",
+        "photonPersistentDisk",
+        "portworxVolume",
+        "projected",
+        "quobyte",
+        "rbd",
+        "scaleIO",
+        "secret",
+        "storageos",
+        "vsphereVolume",
+    ]
+)
+
+# kubeflow.org/v1 training jobs: kind -> the field holding their replica specs.
+_REPLICA_SPECS = {
+    "PyTorchJob": "pytorchReplicaSpecs",
+    "TFJob": "tfReplicaSpecs",
+    "PaddleJob": "paddleReplicaSpecs",
+    "XGBoostJob": "xgbReplicaSpecs",
+    "MPIJob": "mpiReplicaSpecs",
+    "MXJob": "mxReplicaSpecs",
+    "JAXJob": "jaxReplicaSpecs",
+}
+
+
+@dataclass(frozen=True)
+class PodTemplate:
+    path: str  # JSON path of the template (metadata + spec) inside its object; "" for a Pod
+    metadata: dict
+    spec: dict
+
+    def child(self, relative: str) -> str:
+        return f"{self.path}.{relative}" if self.path else relative
+
+
+def _template(path: str, template: object) -> PodTemplate | None:
+    if not isinstance(template, dict):
+        return None
+    return PodTemplate(path, mapping(template.get("metadata")), mapping(template.get("spec")))
+
+
+def _ray_cluster(prefix: str, cluster: object) -> Iterator[PodTemplate | None]:
+    cluster = mapping(cluster)
+    yield _template(
+        f"{prefix}.headGroupSpec.template", mapping(cluster.get("headGroupSpec")).get("template")
+    )
+    for index, group in enumerate(sequence(cluster.get("workerGroupSpecs"))):
+        yield _template(
+            f"{prefix}.workerGroupSpecs[{index}].template", mapping(group).get("template")
+        )
+
+
+def _raw_templates(doc: dict) -> Iterator[PodTemplate | None]:
+    kind, group = doc.get("kind"), str(doc.get("apiVersion", "")).rpartition("/")[0]
+    spec = mapping(doc.get("spec"))
+    if kind == "Pod" and group == "":
+        yield PodTemplate("", mapping(doc.get("metadata")), spec)
+    elif kind == "PodTemplate" and group == "":
+        yield _template("template", doc.get("template"))
+    elif (
+        kind in ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet")
+        and group
+        in (
+            "apps",
+            "extensions",
+        )
+        or kind == "ReplicationController"
+        and group == ""
+        or kind == "Job"
+        and group == "batch"
+    ):
+        yield _template("spec.template", spec.get("template"))
+    elif kind == "CronJob" and group == "batch":
+        yield _template(
+            "spec.jobTemplate.spec.template",
+            mapping(mapping(spec.get("jobTemplate")).get("spec")).get("template"),
+        )
+    elif group == "kubeflow.org" and kind in _REPLICA_SPECS:
+        field = _REPLICA_SPECS[kind]
+        for role, replica in mapping(spec.get(field)).items():
+            yield _template(f"spec.{field}.{role}.template", mapping(replica).get("template"))
+    elif group == "ray.io" and kind == "RayCluster":
+        yield from _ray_cluster("spec", spec)
+    elif group == "ray.io" and kind == "RayJob":
+        yield from _ray_cluster("spec.rayClusterSpec", spec.get("rayClusterSpec"))
+        if spec.get("submitterPodTemplate") is not None:
+            yield _template("spec.submitterPodTemplate", spec.get("submitterPodTemplate"))
+    elif group == "ray.io" and kind == "RayService":
+        yield from _ray_cluster("spec.rayClusterConfig", spec.get("rayClusterConfig"))
+    elif group == "jobset.x-k8s.io" and kind == "JobSet":
+        for index, job in enumerate(sequence(spec.get("replicatedJobs"))):
+            job_spec = mapping(mapping(mapping(job).get("template")).get("spec"))
+            yield _template(
+                f"spec.replicatedJobs[{index}].template.spec.template", job_spec.get("template")
+            )
+    elif group == "batch.volcano.sh" and kind == "Job":
+        for index, task in enumerate(sequence(spec.get("tasks"))):
+            yield _template(f"spec.tasks[{index}].template", mapping(task).get("template"))
+
+
+# Errors meaning a value has the wrong type (not a missing or unknown field, or a bad enum).
+_SHAPE_ERRORS = {"Type", "AnyOf", "OneOfNotValid"}
+
+
+@cache
+def _template_validator() -> jsonschema_rs.Validator:
+    """Kubernetes' PodTemplateSpec schema: what every kind's pod template must look like."""
+    from trainops.knowledge.schema import core
+    from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS
+
+    definitions = core.definitions(DEFAULT_KUBERNETES_VERSIONS[-1])
+    schema = {"$ref": "#/$defs/io.k8s.api.core.v1.PodTemplateSpec", "$defs": definitions}
+    return jsonschema_rs.validator_for(schema, validate_formats=False)
+
+
+def _path(parts: list[str | int]) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts).lstrip(".")
+
+
+def ill_shaped_templates(doc: dict) -> list[tuple[str, str]]:
+    """(path, what is wrong) for each pod template of `doc` with a field of the wrong type."""
+    found = []
+    for template in _raw_templates(doc):
+        if template is None:
+            continue
+        shaped = {"metadata": template.metadata, "spec": template.spec}
+        for error in _template_validator().iter_errors(shaped):
+            if type(error.kind).__name__ in _SHAPE_ERRORS:
+                found.append((template.child(_path(list(error.instance_path))), error.message))
+                break
+    return found
+
+
+def default_pod_spec(spec: dict) -> dict:
+    """The spec as admission sees it: a volume naming no source has been defaulted to emptyDir."""
+    volumes = sequence(spec.get("volumes"))
+    if all(_VOLUME_SOURCES & set(v) for v in volumes if isinstance(v, dict)):
+        return spec
+    spec = copy.copy(spec)
+    spec["volumes"] = [
+        v if not isinstance(v, dict) or _VOLUME_SOURCES & set(v) else {**v, "emptyDir": {}}
+        for v in volumes
+    ]
+    return spec
+
+
+def pod_templates(doc: dict) -> list[PodTemplate]:
+    """Every pod template of an object, defaulted; [] for kinds that run no pods."""
+    return [
+        PodTemplate(t.path, t.metadata, default_pod_spec(t.spec))
+        for t in _raw_templates(doc)
+        if t is not None and not _ill_shaped(t)
+    ]
+
+
+def _ill_shaped(template: PodTemplate) -> bool:
+    """Whether a field of the template has the wrong type: the checks that read pods would
+    misread it, so they see only well-shaped templates (the schema rule reports the rest)."""
+    shaped = {"metadata": template.metadata, "spec": template.spec}
+    if _template_validator().is_valid(shaped):
+        return False
+    return any(
+        type(error.kind).__name__ in _SHAPE_ERRORS
+        for error in _template_validator().iter_errors(shaped)
+    )

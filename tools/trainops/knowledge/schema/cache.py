@@ -1,0 +1,60 @@
+"""Converted CRD schemas cached on disk by the CRD's content hash.
+
+A pin bump changes the CRD, hence the hash, hence the cache entry: no manual step; so does a new
+version of the converter. An entry that fails its hash check or does not have the shape of a
+converted CRD is converted again (and said once), never trusted.
+"""
+
+from __future__ import annotations
+
+import json
+
+from trainops.knowledge.schema import crd as converter
+from trainops.knowledge.schema.crd import Converted, convert
+from trainops.model import cache
+
+FOLDER = "schemas-v2"
+_CONVERTER = cache.source_digest(converter.__file__)  # a changed conversion converts again
+
+
+def _key(crd: dict) -> str:
+    return cache.key_of("crd-schema", _CONVERTER, json.dumps(crd.get("spec"), sort_keys=True))
+
+
+def from_data(data: dict) -> Converted:
+    """A Converted from its JSON form; TypeError, KeyError or AttributeError when the data has
+    another shape."""
+    fields = (
+        data["group"],
+        data["kind"],
+        data["versions"],
+        data["cel_rules"],
+        data["name"],
+        data["unschematized"],
+    )
+    types = (str, str, dict, bool, str, list)
+    if not all(isinstance(value, kind) for value, kind in zip(fields, types)):
+        raise TypeError("fields of the wrong type")
+    if not all(isinstance(schema, dict) for schema in data["versions"].values()):
+        raise TypeError("a version's schema is not a mapping")
+    return Converted(*fields)
+
+
+def _from_payload(payload: bytes) -> Converted:
+    return from_data(json.loads(payload))
+
+
+def converted(crd: dict, notes: list[str]) -> Converted:
+    key = _key(crd)
+    payload = cache.load(FOLDER, key, notes)
+    if payload is not None:
+        try:
+            return _from_payload(payload)
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            notes.append(
+                f"cache entry {cache.entry_path(FOLDER, key)} is unreadable "
+                f"({error.__class__.__name__}); converted the CRD again"
+            )
+    result = convert(crd)
+    cache.store(FOLDER, key, json.dumps(result.__dict__).encode())
+    return result

@@ -1,0 +1,152 @@
+"""Every schema a run needs, and compiled validators for them (compiled once, on first use)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+import jsonschema_rs
+
+from trainops.knowledge.schema import cache, cel, core
+from trainops.knowledge.schema.crd import Converted
+
+_REF = re.compile(r'"\$ref":\s*"#/\$defs/([^"]+)"')
+
+
+@dataclass(frozen=True)
+class Target:
+    """One schema an object must satisfy: its label says which (a Kubernetes version or a CRD)."""
+
+    label: str
+    validator: jsonschema_rs.Validator
+
+
+@dataclass
+class Lookup:
+    targets: list[Target]
+    # Kubernetes versions the apiVersion/kind does not exist in (while others have it).
+    absent_in: list[str] = field(default_factory=list)
+
+
+def _pruned(schema: dict) -> dict:
+    """The schema with only the $defs it reaches: compiling all 600 definitions per kind is slow."""
+    definitions = schema.pop("$defs", {})
+    keep, pending = set(), _REF.findall(json.dumps(schema))
+    while pending:
+        name = pending.pop()
+        if name in keep or name not in definitions:
+            continue
+        keep.add(name)
+        pending.extend(_REF.findall(json.dumps(definitions[name])))
+    if keep:
+        schema["$defs"] = {name: definitions[name] for name in sorted(keep)}
+    return schema
+
+
+def cel_sources(crd: dict) -> dict[str, dict]:
+    """Served version -> its openAPIV3Schema, for the versions whose schema has CEL rules."""
+    found = {}
+    for version in (crd.get("spec") or {}).get("versions") or []:
+        source = (
+            (version.get("schema") or {}).get("openAPIV3Schema")
+            if isinstance(version, dict)
+            else None
+        )
+        if version.get("served", True) and isinstance(source, dict) and cel.has_rules(source):
+            found[str(version.get("name"))] = source
+    return found
+
+
+@dataclass(frozen=True)
+class CrdSchemas:
+    """What the catalog keeps of a CRD: its converted schemas, and the served versions' schemas
+    with CEL rules (evaluated apart, on the original)."""
+
+    converted: Converted
+    cel: dict[str, dict]
+
+    @classmethod
+    def of(cls, crd: dict, notes: list[str]) -> CrdSchemas:
+        converted = cache.converted(crd, notes)
+        return cls(converted, cel_sources(crd) if converted.cel_rules else {})
+
+
+class Catalog:
+    def __init__(
+        self,
+        kubernetes_versions: list[str],
+        crds: list[dict],
+        installers: dict[str, str] | None = None,
+        converted: list[CrdSchemas] | None = None,
+    ):
+        """`crds` are converted here; `converted` (from a cache) come after them, and a CRD
+        name already seen is skipped."""
+        self.kubernetes_versions = kubernetes_versions
+        self.notes: list[str] = []
+        self.crd_schemas: dict[tuple[str, str, str], dict] = {}
+        self.crd_names: dict[tuple[str, str], str] = {}
+        # CRD name -> the folder (a crdRoots entry) whose render installs it
+        self.installers: dict[str, str] = dict(installers or {})
+        # (group, version, kind) -> the served version's openAPIV3Schema, for CRDs with CEL rules
+        self.cel_schemas: dict[tuple[str, str, str], dict] = {}
+        entries = [CrdSchemas.of(crd, self.notes) for crd in crds]
+        seen = {entry.converted.name for entry in entries}
+        entries += [entry for entry in converted or [] if entry.converted.name not in seen]
+        for entry in entries:
+            result = entry.converted
+            for version, schema in result.versions.items():
+                self.crd_schemas[(result.group, version, result.kind)] = schema
+            self.crd_names[(result.group, result.kind)] = result.name
+            if result.unschematized:
+                self.notes.append(
+                    f"CRD {result.name} serves {', '.join(result.unschematized)} without a schema: "
+                    "objects of those versions are accepted unchecked"
+                )
+            for version, source in entry.cel.items():
+                self.cel_schemas[(result.group, version, result.kind)] = source
+        self._compiled: dict[str, jsonschema_rs.Validator] = {}
+        self._lookups: dict[tuple[str, str], Lookup | None] = {}
+
+    def cel_schema(self, api_version: str, kind: str) -> dict | None:
+        """The schema whose CEL rules an object of this apiVersion and kind must pass; None if it has none."""
+        group, _, version = api_version.rpartition("/")
+        return self.cel_schemas.get((group, version, kind))
+
+    def installer_of(self, api_version: str, kind: str) -> str | None:
+        """The folder that installs the CRD behind a custom resource; None for core kinds."""
+        group, _, version = api_version.rpartition("/")
+        if (group, version, kind) not in self.crd_schemas:
+            return None
+        return self.installers.get(self.crd_names[(group, kind)], "?")
+
+    def _compile(self, schema: dict) -> jsonschema_rs.Validator:
+        key = json.dumps(schema, sort_keys=True)
+        if key not in self._compiled:
+            self._compiled[key] = jsonschema_rs.validator_for(schema, validate_formats=False)
+        return self._compiled[key]
+
+    def lookup(self, api_version: str, kind: str) -> Lookup | None:
+        """What an object of this apiVersion and kind is validated against; None if nothing knows it."""
+        key = (api_version, kind)
+        if key not in self._lookups:
+            self._lookups[key] = self._find(api_version, kind)
+        return self._lookups[key]
+
+    def _find(self, api_version: str, kind: str) -> Lookup | None:
+        group, _, version = api_version.rpartition("/")
+        crd_schema = self.crd_schemas.get((group, version, kind))
+        if crd_schema is not None:
+            return Lookup(
+                [Target(f"CRD {self.crd_names[(group, kind)]}", self._compile(crd_schema))]
+            )
+        targets, absent = [], []
+        for k8s_version in self.kubernetes_versions:
+            schema = core.schema_for(k8s_version, api_version, kind)
+            if schema is None:
+                absent.append(k8s_version)
+            else:
+                targets.append(
+                    Target(f"Kubernetes {k8s_version}", self._compile(_pruned(dict(schema))))
+                )
+        return Lookup(targets, absent) if targets else None

@@ -1,0 +1,87 @@
+"""Core Kubernetes kinds: the strict JSON schemas kubernetes-validate ships, one folder per version."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+from trainops.model.errors import CannotRun
+
+_REF_PREFIX = '"/api/_definitions.json#/$defs/'
+_GROUP = re.compile(r"(?:[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(?:\.(?=.)|$)){0,8}")
+_VERSION = re.compile(r"v[0-9]{1,3}(?:(?:alpha|beta)[0-9]{1,3})?")
+_KIND = re.compile(r"[A-Za-z][A-Za-z0-9]{0,62}")
+
+
+@cache
+def schema_root() -> Path:
+    # Located without importing kubernetes_validate, whose import pulls in a validator we do not use.
+    spec = importlib.util.find_spec("kubernetes_validate")
+    if spec is None or not spec.submodule_search_locations:
+        raise CannotRun(
+            "the kubernetes-validate package is not installed: run `make validate` or pip install ."
+        )
+    return Path(spec.submodule_search_locations[0]) / "kubernetes-json-schema"
+
+
+def available_versions() -> list[str]:
+    return sorted(
+        (p.name.removesuffix("-local-strict") for p in schema_root().glob("v*-local-strict")),
+        key=lambda v: tuple(int(part) for part in v[1:].split(".")),
+    )
+
+
+def folder(version: str) -> Path:
+    """The strict schema folder of a `v1.N` version."""
+    path = schema_root() / f"{version}.0-local-strict"
+    if not path.is_dir():
+        raise CannotRun(
+            f"Kubernetes {version}: kubernetes-validate has no schemas for it "
+            f"(it has {available_versions()[0]} … {available_versions()[-1]})"
+        )
+    return path
+
+
+def file_name(group: str, version: str, kind: str) -> str:
+    """kubernetes-validate's (and kubeconform's) layout: kind-group-version.json, group's first label."""
+    group_label = group.split(".")[0]
+    return (
+        f"{kind.lower()}-{group_label}-{version}.json"
+        if group
+        else f"{kind.lower()}-{version}.json"
+    )
+
+
+@cache
+def _definitions(version: str) -> dict:
+    text = (folder(version) / "_definitions.json").read_text().replace(_REF_PREFIX, '"#/$defs/')
+    return json.loads(text)["$defs"]
+
+
+def definitions(version: str) -> dict:
+    """Every definition (`io.k8s.api.core.v1.PodSpec`, …) of a Kubernetes version's schemas."""
+    return _definitions(version)
+
+
+@cache
+def schema_for(k8s_version: str, api_version: str, kind: str) -> dict | None:
+    """The self-contained strict schema of a core kind at a Kubernetes version, or None."""
+    group, _, version = api_version.rpartition("/")
+    # Names from the input become a file name: only what a real group, version and kind can be
+    # (no `/`, no `..`, not longer than a file name may be) reaches the filesystem.
+    if not (_GROUP.fullmatch(group) and _VERSION.fullmatch(version) and _KIND.fullmatch(kind)):
+        return None
+    path = folder(k8s_version) / file_name(group, version, kind)
+    if not path.is_file():
+        return None
+    schema = json.loads(path.read_text().replace(_REF_PREFIX, '"#/$defs/'))
+    # The file name keeps only the group's first label: make sure it is this group's kind.
+    if api_version not in (
+        schema.get("properties", {}).get("apiVersion", {}).get("enum") or [api_version]
+    ):
+        return None
+    schema["$defs"] = _definitions(k8s_version)
+    return schema

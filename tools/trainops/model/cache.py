@@ -1,0 +1,103 @@
+"""Entries of the on-disk cache: written atomically, verified on read, bounded in size.
+
+Each entry is one file: a first line holding the SHA-256 of the rest, then the payload. A reader
+that finds a torn, tampered or foreign file (the hash does not match, or the payload is not what
+the caller expects) treats it as a miss, and the caller computes the value again; nothing read
+from the cache is trusted unverified. Every folder is kept under a size bound by evicting the
+entries used least recently (a hit refreshes the entry's modification time).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+from trainops.render.mirror import cache_root
+
+MAX_BYTES_ENV = "TRAINOPS_CACHE_MAX_MB"
+DEFAULT_MAX_MB = 512
+_SUFFIX = ".entry"
+
+
+def folder(name: str) -> Path:
+    return cache_root() / name
+
+
+def key_of(*parts: str | bytes) -> str:
+    """A digest of the parts, each length-prefixed so that no two different lists collide."""
+    digest = hashlib.sha256()
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        digest.update(f"{len(data)}:".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def source_digest(*files: str) -> str:
+    """A digest of the source files that compute a cached value: part of its key, so an
+    upgraded (or edited) trainops never reads back what an older one computed."""
+    return key_of(*(Path(file).read_bytes() for file in files))
+
+
+def entry_path(name: str, key: str) -> Path:
+    return folder(name) / f"{key[:40]}{_SUFFIX}"
+
+
+def load(name: str, key: str, notes: list[str] | None = None) -> bytes | None:
+    """The payload stored under `key`, or None when it is absent or fails verification (said in
+    `notes`: the caller computes the value again and overwrites the entry)."""
+    path = entry_path(name, key)
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    header, newline, payload = data.partition(b"\n")
+    if not newline or header != hashlib.sha256(payload).hexdigest().encode():
+        if notes is not None:
+            notes.append(f"cache entry {path} failed its hash check; computed it again")
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(path)  # recently used: evicted last
+    return payload
+
+
+def store(name: str, key: str, payload: bytes) -> None:
+    """Write an entry atomically (a reader sees the old entry or the new one, never a torn one)."""
+    target = entry_path(name, key)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=target.parent)
+        with os.fdopen(handle, "wb") as out:
+            out.write(hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+        os.replace(temporary, target)
+    except OSError:
+        return  # a cache that cannot be written only costs time
+    _bound(target.parent)
+
+
+def max_bytes() -> int:
+    configured = os.environ.get(MAX_BYTES_ENV, "")
+    megabytes = int(configured) if configured.isdigit() else DEFAULT_MAX_MB
+    return megabytes * 2**20
+
+
+def _bound(directory: Path) -> None:
+    """Evict least recently used entries until the folder is within the bound."""
+    entries = []
+    for path in directory.glob(f"*{_SUFFIX}"):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        entries.append((stat.st_mtime, stat.st_size, path))
+    total = sum(size for _, size, _ in entries)
+    limit = max_bytes()
+    for _, size, path in sorted(entries):
+        if total <= limit:
+            break
+        with contextlib.suppress(OSError):
+            path.unlink()
+            total -= size

@@ -1,0 +1,199 @@
+"""The repository's `trainops.yaml`, checked against schemas/trainops-config.schema.json."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import jsonschema_rs
+import yaml
+
+from trainops.model.errors import CannotRun
+from trainops.model.objects import Unreadable, excessive, read_text
+from trainops.model.paths import display
+from trainops.render import kustomization
+
+CONFIG_NAME = "trainops.yaml"
+DEFAULT_KUBERNETES_VERSIONS = ["v1.32"]
+
+
+@cache
+def config_schema() -> dict:
+    return json.loads((Path(__file__).parent / "config.schema.json").read_text())
+
+
+@dataclass(frozen=True)
+class SkippedKind:
+    kind: str
+    reason: str
+    api_version: str | None = None
+
+    def matches(self, api_version: str, kind: str) -> bool:
+        return self.kind == kind and self.api_version in (None, api_version)
+
+
+@dataclass(frozen=True)
+class PathIgnore:
+    rule: str
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class RuleSettings:
+    enabled: bool = True
+    severity: str | None = None
+
+
+@dataclass(frozen=True)
+class Config:
+    folder: Path
+    roots: list[str] | None = None  # None: not given, so every kustomization no other includes
+    kubernetes_versions: list[str] = field(
+        default_factory=lambda: list(DEFAULT_KUBERNETES_VERSIONS)
+    )
+    crd_roots: list[str] = field(default_factory=list)
+    skip_kinds: list[SkippedKind] = field(default_factory=list)
+    rules: dict[str, RuleSettings] = field(default_factory=dict)
+    ignores: list[PathIgnore] = field(default_factory=list)
+    file: Path | None = None
+    mirror: Path | None = None  # the `mirror:` entry, resolved against the config's folder
+    # Cluster profiles (trainops.profiles reads them), as the schema checked them.
+    environments: dict[str, str] = field(default_factory=dict)
+    profiles: dict[str, dict] = field(default_factory=dict)
+    images: dict[str, dict] = field(default_factory=dict)
+
+    def _expand(self, patterns: list[str], what: str) -> list[Path]:
+        paths: list[Path] = []
+        for pattern in patterns:
+            if Path(pattern).is_absolute():
+                raise CannotRun(
+                    f"{self.file}: {what} pattern {pattern!r} is absolute: "
+                    f"patterns are relative to the folder of {CONFIG_NAME}"
+                )
+            try:
+                found = self.folder.glob(pattern)
+                matched = sorted(p for p in found if p.is_dir() or p.is_file())
+            except (ValueError, NotImplementedError) as error:
+                raise CannotRun(f"{self.file}: {what} pattern {pattern!r}: {error}") from None
+            if not matched:
+                raise CannotRun(f"{self.file}: {what} pattern {pattern!r} matches nothing")
+            paths.extend(matched)
+        return paths
+
+    def root_paths(self) -> list[Path]:
+        if self.roots is None:  # named from the config's folder, as the patterns' matches are
+            top = self.folder.resolve()
+            return [self.folder / p.relative_to(top) for p in kustomization.discover_roots(top)]
+        return self._expand(self.roots, "root")
+
+    def crd_root_paths(self) -> list[Path]:
+        return self._expand(self.crd_roots, "crdRoots")
+
+    def skipped(self, api_version: str, kind: str) -> SkippedKind | None:
+        return next((s for s in self.skip_kinds if s.matches(api_version, kind)), None)
+
+
+def _location(error) -> str:
+    path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.instance_path).lstrip(
+        "."
+    )
+    return f" at {path}" if path else ""
+
+
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _first_non_json(data: object) -> str | None:
+    """Where the config holds a value JSON has no type for (YAML reads 2024-01-01 as a date)."""
+    if excessive(data):
+        return f": {excessive(data)}"
+    pending: list[tuple[str, object]] = [("", data)]
+    while pending:
+        where, value = pending.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    return f"{where and ' at ' + where}: key {key!r} is not a string: quote it"
+                pending.append((f"{where}.{key}".lstrip("."), item))
+        elif isinstance(value, list):
+            pending.extend((f"{where}[{index}]", item) for index, item in enumerate(value))
+        elif not isinstance(value, _JSON_SCALARS):
+            return (
+                f"{where and ' at ' + where}: {str(value)!r} reads as a YAML "
+                f"{type(value).__name__}, not a string: quote it"
+            )
+    return None
+
+
+def find_config(start: Path | None = None) -> Path | None:
+    """`trainops.yaml` in `start` (default: the working folder) or the nearest folder above it,
+    so every command works from any folder of the repository, as git does."""
+    folder = (start or Path.cwd()).resolve()
+    for candidate in (folder, *folder.parents):
+        if (candidate / CONFIG_NAME).is_file():
+            return Path(display(candidate / CONFIG_NAME))
+    return None
+
+
+def load_config(path: Path | None) -> Config | None:
+    """The config at `path`, or the `trainops.yaml` find_config finds, if there is one."""
+    if path is None:
+        path = find_config()
+        if path is None:
+            return None
+    elif not path.is_file():
+        raise CannotRun(f"{path}: config file does not exist")
+    try:
+        data = yaml.load(read_text(path), Loader=yaml.CSafeLoader)
+    except Unreadable as error:
+        raise CannotRun(f"{path}: {error}") from None
+    except yaml.MarkedYAMLError as error:
+        line = error.problem_mark.line + 1 if error.problem_mark else "?"
+        raise CannotRun(f"{path}:{line}: YAML syntax error: {error.problem}") from None
+    except yaml.YAMLError as error:
+        raise CannotRun(f"{path}: YAML syntax error: {error}") from None
+    data = {} if data is None else data
+    not_json = _first_non_json(data)
+    if not_json:
+        raise CannotRun(f"{path}{not_json}")
+    errors = list(jsonschema_rs.validator_for(config_schema()).iter_errors(data))
+    if errors:
+        first = errors[0]
+        raise CannotRun(
+            f"{path}{_location(first)}: {first.message} (schema: schemas/trainops-config.schema.json)"
+        )
+    from trainops.rules import RULES  # here: the rules import this module's types
+
+    for place, rule in [("rules", r) for r in data.get("rules", {})] + [
+        ("ignore", i["rule"]) for i in data.get("ignore", [])
+    ]:
+        if rule not in RULES:
+            raise CannotRun(
+                f"{path} at {place}: unknown rule {rule!r}; `trainops rules` lists them"
+            )
+    for environment, profile in data.get("environments", {}).items():
+        if profile not in data.get("profiles", {}):
+            raise CannotRun(
+                f"{path} at environments.{environment}: profile {profile!r} is not defined under "
+                f"profiles (defined: {', '.join(data.get('profiles', {})) or 'none'})"
+            )
+    return Config(
+        folder=path.parent.resolve(),
+        roots=data.get("roots"),
+        kubernetes_versions=data.get("kubernetesVersions", list(DEFAULT_KUBERNETES_VERSIONS)),
+        crd_roots=data.get("crdRoots", []),
+        skip_kinds=[
+            SkippedKind(s["kind"], s["reason"], s.get("apiVersion"))
+            for s in data.get("skipKinds", [])
+        ],
+        rules={rule: RuleSettings(**settings) for rule, settings in data.get("rules", {}).items()},
+        ignores=[PathIgnore(i["rule"], i["path"], i["reason"]) for i in data.get("ignore", [])],
+        file=path,
+        mirror=(path.parent / data["mirror"]).resolve() if "mirror" in data else None,
+        environments=data.get("environments", {}),
+        profiles=data.get("profiles", {}),
+        images=data.get("images", {}),
+    )

@@ -1,0 +1,47 @@
+"""What a check found: one problem, where it is, and how to fix it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
+from enum import Enum
+
+from trainops.model.objects import ObjectRef, Problem
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    severity: Severity
+    message: str
+    root: str
+    file: str | None = None
+    line: int | None = None
+    object: ObjectRef | None = None
+    path: str | None = None
+    hint: str | None = None
+
+    def as_dict(self) -> dict:
+        data = asdict(self)
+        data["severity"] = self.severity.value
+        if self.object is not None:
+            data["object"] = {
+                "apiVersion": self.object.api_version,
+                "kind": self.object.kind,
+                "namespace": self.object.namespace,
+                "name": self.object.name,
+            }
+        return data
+
+
+def from_problems(
+    rule: str, severity: Severity, root: str, problems: Iterable[Problem]
+) -> Iterator[Finding]:
+    """One finding per problem the loader recorded (a file and line, no object)."""
+    for problem in problems:
+        yield Finding(rule, severity, problem.message, root, file=problem.file, line=problem.line)

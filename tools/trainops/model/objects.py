@@ -1,0 +1,697 @@
+"""Kubernetes objects parsed from YAML, each with the file and line it came from."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import stat
+import struct
+import threading
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import yaml
+import yaml_rs
+
+from trainops.model import cache
+from trainops.model.paths import display
+
+if TYPE_CHECKING:
+    from trainops.knowledge.pod_templates import PodTemplate
+
+# A document marker at column 0 always starts a new document, even inside a block scalar,
+# so splitting on it is exact and lets one bad document leave the others readable.
+_DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|$)", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class ObjectRef:
+    api_version: str
+    kind: str
+    namespace: str | None
+    name: str
+
+    def __str__(self) -> str:
+        scope = f"{self.namespace}/" if self.namespace else ""
+        return f"{self.kind}/{scope}{self.name}"
+
+
+@dataclass
+class K8sObject:
+    doc: dict
+    file: str
+    line: int | None
+
+    @property
+    def api_version(self) -> str:
+        return self.doc["apiVersion"]
+
+    @property
+    def kind(self) -> str:
+        return self.doc["kind"]
+
+    @property
+    def group(self) -> str:
+        return self.api_version.rpartition("/")[0]
+
+    @property
+    def name(self) -> str:
+        """The name, or `generateName` for objects the API server names on create."""
+        metadata = self.doc["metadata"]
+        return metadata.get("name") or metadata["generateName"]
+
+    @property
+    def has_fixed_name(self) -> bool:
+        return isinstance(self.doc["metadata"].get("name"), str)
+
+    @property
+    def namespace(self) -> str | None:
+        return self.doc["metadata"].get("namespace")
+
+    @property
+    def ref(self) -> ObjectRef:
+        return ObjectRef(self.api_version, self.kind, self.namespace, self.name)
+
+    @cached_property
+    def pod_templates(self) -> list[PodTemplate]:
+        """Its pod templates, defaulted and well-shaped (see psa.pods.pod_templates): found once,
+        for most rules read them and the shape check is the costly part."""
+        from trainops.knowledge.pod_templates import pod_templates
+
+        return pod_templates(self.doc)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A document that could not become an object: bad YAML, or not a Kubernetes object."""
+
+    file: str
+    line: int | None
+    message: str
+
+
+@dataclass
+class Parsed:
+    objects: list[K8sObject]
+    syntax_errors: list[Problem]
+    malformed: list[Problem]
+
+
+def split_documents(text: str) -> list[tuple[int, str]]:
+    """(first line, text) of each YAML document in a stream."""
+    starts = [0] + [m.start() for m in _DOCUMENT_START.finditer(text) if m.start() > 0]
+    chunks, line, previous = [], 1, 0
+    for begin, end in zip(starts, starts[1:] + [len(text)]):
+        line += text.count("\n", previous, begin)
+        previous = begin
+        chunks.append((line, text[begin:end]))
+    return chunks
+
+
+# Plain scalars Kubernetes' go-yaml v2 may read differently from YAML 1.2 (yaml-rs): y/yes/on
+# booleans, 0-prefixed octals (defaultMode: 0644), binary, underscores in numbers, timestamps and
+# merge keys (and, to be safe, 1:20 and 1e3, which both read alike). A document holding any, as a
+# whole key or value, goes through libyaml with go-yaml's scalar rules (_KubernetesLoader).
+# Possessive quantifiers keep the scan linear.
+_TOKEN = (
+    r"(?:[yYnN]|[yY]es|YES|[nN]o|NO|[oO]n|ON|[oO]ff|OFF"
+    r"|[-+]?0[0-7_]++|0o[0-7]++|[-+]?0b[01_]++|[-+]?[0-9][0-9_]*+(?::[0-5]?[0-9])++(?:\.[0-9_]*+)?"
+    r"|[-+]?[0-9][0-9_]*+(?:\.[0-9_]*+)?[eE][-+]?[0-9]++|[-+]?[0-9]++_[0-9_]*+"
+    # Timestamps: yaml-rs makes dates of them, but Kubernetes keeps the text (_KubernetesLoader);
+    # yaml-rs's date would lose "10:00:00" to isoformat's "T".
+    r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]++)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*+)?"
+    r"(?:[ \t]*+(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?)"
+)
+_SCALAR_END = r"(?=[ \t]*(?:\n|#|[,}\]]))"
+_CAN_DIVERGE = (
+    r"(?=[yYnNoO0-9+-])"  # what such a token can start with: most scalars are ruled out at once
+)
+# Each branch starts with a literal character, so the regex engine skips to those characters
+# instead of trying every branch at every position (twice as fast on large streams).
+_DIVERGING_VALUE = _CAN_DIVERGE + _TOKEN + _SCALAR_END
+_YAML11_ONLY = re.compile(
+    r"\n[ \t]*+(?:-[ \t]++)*+"
+    + _CAN_DIVERGE
+    + _TOKEN
+    + r"[ \t]*+:(?=[ \t\n])"  # a key
+    + r"|:[ \t]++"
+    + _DIVERGING_VALUE  # a block value
+    + r"|-[ \t]++"
+    + _DIVERGING_VALUE  # a sequence item
+    + r"|\[[ \t]*+"
+    + _DIVERGING_VALUE  # a flow item or value
+    + r"|\{[ \t]*+"
+    + _DIVERGING_VALUE
+    + r"|,[ \t]*+"
+    + _DIVERGING_VALUE
+    + r"|<<[ \t]*+:"  # a merge key
+)
+
+
+# An anchor (`&name`). yaml-rs reads an alias inside its own anchor's value as null, where go-yaml
+# refuses the document; libyaml builds the structure that contains itself, which the walk below
+# reports. Anchored documents are rare in manifests, so they all go through libyaml.
+_ANCHOR = re.compile(r"(?:^|[ \t\[{,])&[^ \t\r\n\[\]{},&]", re.MULTILINE)
+
+
+def _anchored(text: str) -> bool:
+    return "&" in text and _ANCHOR.search(text) is not None
+
+
+# How Kubernetes reads a plain (unquoted) scalar: sigs.k8s.io/yaml's fork of go-yaml v2,
+# goyaml.v2/resolve.go `resolve`. Booleans include y/Y/n/N; there are no base-60 numbers (1:20
+# stays text); an int is anything strconv.ParseInt(text without "_", 0, 64) takes (0644 is
+# octal, 0o17, 0x1F, 0b101); a float is `yamlStyleFloat` (1e3 needs no dot) or starts with ".";
+# a timestamp stays its text when decoded into an interface (go-yaml v2 decode.go, kept for
+# backward compatibility), which is what the YAML-to-JSON conversion decodes into.
+_GO_YAML_WORDS: dict[str, object] = {
+    **dict.fromkeys(
+        ["y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"], True
+    ),
+    **dict.fromkeys(
+        ["n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"], False
+    ),
+    **dict.fromkeys(["", "~", "null", "Null", "NULL"], None),
+    **dict.fromkeys([".nan", ".NaN", ".NAN"], math.nan),
+    **dict.fromkeys([".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"], math.inf),
+    **dict.fromkeys(["-.inf", "-.Inf", "-.INF"], -math.inf),
+}
+_GO_INT = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|0[oO]?[0-7]+|0[bB][01]+|[1-9][0-9]*|0)")
+_GO_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+_GO_DOT_FLOAT = re.compile(r"\.[0-9]+(?:[eE][-+]?[0-9]+)?")
+_TEXT = object()  # a scalar go-yaml keeps as a string
+
+
+def _go_yaml_scalar(text: str) -> object:
+    """The value go-yaml v2 gives a plain scalar (_TEXT when it stays a string)."""
+    if text in _GO_YAML_WORDS:
+        return _GO_YAML_WORDS[text]
+    if text.startswith("."):
+        return float(text) if _GO_DOT_FLOAT.fullmatch(text) else _TEXT
+    if not text or text[0] not in "+-0123456789":
+        return _TEXT
+    plain = text.replace("_", "")
+    if _GO_INT.fullmatch(plain):
+        sign = -1 if plain.startswith("-") else 1
+        digits = plain.lstrip("+-")
+        if len(digits) > 1 and digits[0] == "0" and digits[1] in "0123456789oO":
+            return sign * int(digits.lstrip("0oO") or "0", 8)
+        return sign * int(digits, 0)
+    if _GO_FLOAT.fullmatch(plain):
+        return float(plain)
+    return _TEXT
+
+
+class _KubernetesLoader(yaml.CSafeLoader):
+    """libyaml's parser with go-yaml v2's reading of plain scalars (see _go_yaml_scalar)."""
+
+    def resolve(self, kind, value, implicit):  # type: ignore[override]
+        if kind is yaml.ScalarNode and implicit[0]:
+            if value == "<<":
+                return "tag:yaml.org,2002:merge"
+            return _GO_TAG if _go_yaml_scalar(value) is not _TEXT else "tag:yaml.org,2002:str"
+        return super().resolve(kind, value, implicit)
+
+
+_GO_TAG = "tag:trainops,2026:go-yaml-scalar"
+_KubernetesLoader.add_constructor(_GO_TAG, lambda loader, node: _go_yaml_scalar(str(node.value)))
+
+
+def _load_document(chunk: str) -> list:
+    """The document(s) in one chunk, read as libyaml would, as fast as yaml-rs can."""
+    if not _YAML11_ONLY.search(f"\n{chunk}\n") and not _anchored(chunk):
+        try:
+            return [yaml_rs.loads(chunk)]
+        except Exception:  # noqa: BLE001 - any refusal: libyaml decides, and says where
+            pass
+    return list(yaml.load_all(chunk, Loader=_KubernetesLoader))
+
+
+# Bounds on what one document may cost the rules that walk it. Aliases let a few hundred bytes
+# stand for billions of nodes; like go-yaml (Kubernetes' parser), which refuses a document with
+# "excessive aliasing", a document whose aliases expand it far past its parsed size is refused.
+# Nesting is bounded well below Python's recursion limit; real manifests nest a few dozen deep.
+MAX_DEPTH = 200
+_ALIAS_GROWTH = 10  # expanded nodes per parsed node that aliases may add
+_ALIAS_FREE_NODES = 100_000  # below this, any amount of aliasing is cheap enough
+
+
+def excessive(doc: object) -> str | None:
+    """Why `doc` is too deep, contains itself or expands too far through aliases, or None
+    (linear in its parsed size: each node shared through an alias is sized once)."""
+    if not isinstance(doc, _CONTAINERS):
+        return None
+    sizes: dict[int, tuple[int, int]] = {}  # id -> (expanded nodes, depth), once finished
+    open_nodes: set[int] = set()  # entered, not finished: meeting one again is a cycle
+    pending: list[tuple[object, str, bool]] = [(doc, "", False)]
+    unique = 0
+    while pending:
+        node, where, finished = pending.pop()
+        if finished:
+            nodes, depth = 1, 1
+            children = node.values() if isinstance(node, dict) else node
+            for child in children:  # type: ignore[union-attr] - only containers are pushed
+                if isinstance(child, _CONTAINERS):
+                    size, child_depth = sizes[id(child)]
+                    nodes += size
+                    depth = max(depth, child_depth + 1)
+                else:
+                    nodes += 1
+                    unique += 1
+            if depth > MAX_DEPTH:
+                return f"the document nests more than {MAX_DEPTH} levels deep"
+            open_nodes.discard(id(node))
+            sizes[id(node)] = (nodes, depth)
+            unique += 1
+            continue
+        if id(node) in sizes:
+            continue
+        if id(node) in open_nodes:
+            return f"a YAML alias at {where or 'the top'} refers to a node that contains it"
+        open_nodes.add(id(node))
+        pending.append((node, where, True))
+        items = node.items() if isinstance(node, dict) else enumerate(node)  # type: ignore[arg-type]
+        for key, value in items:
+            if isinstance(value, _CONTAINERS):
+                pending.append((value, _join(where, key), False))
+    expanded = sizes.get(id(doc), (1, 0))[0]
+    if expanded > _ALIAS_FREE_NODES and expanded > _ALIAS_GROWTH * unique:
+        return f"YAML aliases expand the document to {expanded} nodes: excessive aliasing"
+    return None
+
+
+def document_problem(doc: object, anchored: bool = True) -> str | None:
+    """excessive(), or where `doc` holds a value JSON has no type for (binary, a set); keys that
+    are not strings become the strings Kubernetes makes of them, in place.
+
+    `anchored=False` says the text has no anchor: without one there is no alias, so no node is
+    shared and none contains itself, and one walk of a plain tree does it all. An anchored
+    document is first bounded by excessive(), so the tree walk after it visits a bounded number
+    of nodes, shared ones included."""
+    if not isinstance(doc, _CONTAINERS):
+        return None  # a scalar document: nothing to walk (what it should be is said elsewhere)
+    return (excessive(doc) if anchored else None) or _walk_tree(doc)
+
+
+_JSON_SCALARS = (str, int, float, bool, type(None))
+_CONTAINERS = (dict, list)
+
+
+def _key_text(key: int | float | bool) -> str:
+    """A mapping key as Kubernetes' YAML-to-JSON conversion writes it (sigs.k8s.io/yaml,
+    convertToJSONableObject): an int in decimal, a bool as true/false, a float as Go's
+    strconv.FormatFloat(key, 'g', -1, 32) with .inf, -.inf and .nan spelled as YAML does."""
+    if isinstance(key, bool):  # before int: True == 1, and would be spelled "1"
+        return "true" if key else "false"
+    if isinstance(key, int):
+        return str(key)
+    if math.isnan(key):
+        return ".nan"
+    if math.isinf(key):
+        return ".inf" if key > 0 else "-.inf"
+    return _go_shortest_float32(key)
+
+
+def _go_shortest_float32(value: float) -> str:
+    """strconv.FormatFloat(value, 'g', -1, 32): the fewest digits that read back as the same
+    float32, in exponent form when the exponent is below -4 or at least 6 (strconv/ftoa.go,
+    formatDigits: "if precision was the shortest possible, use precision 6")."""
+    single = struct.unpack("f", struct.pack("f", value))[0]
+    if math.isinf(single):  # beyond float32: Go's conversion makes an infinity, printed so
+        return "+Inf" if single > 0 else "-Inf"
+    text = f"{single:.8e}"  # nine digits always read back as the same float32
+    for digits in range(1, 9):
+        shorter = f"{single:.{digits - 1}e}"
+        if struct.unpack("f", struct.pack("f", float(shorter)))[0] == single:
+            text = shorter
+            break
+    mantissa, _, exponent_text = text.partition("e")
+    exponent = int(exponent_text)
+    significant = mantissa.replace("-", "").replace(".", "").rstrip("0") or "0"
+    if exponent < -4 or exponent >= 6:
+        sign = "-" if single < 0 else ""
+        fraction = f".{significant[1:]}" if len(significant) > 1 else ""
+        return f"{sign}{significant[0]}{fraction}e{'-' if exponent < 0 else '+'}{abs(exponent):02d}"
+    return f"{single:.{max(len(significant) - exponent - 1, 0)}f}"
+
+
+def _stringify_keys(node: dict) -> str | None:
+    """Make the mapping's number and boolean keys the strings Kubernetes makes of them, in
+    place; what a key Kubernetes refuses is (null, or no scalar at all), else None."""
+    for key in [k for k in node if type(k) is not str]:
+        if key is None:
+            return "null, which Kubernetes cannot use as a key"
+        if not isinstance(key, int | float):
+            return f"a YAML {type(key).__name__}"
+        node[_key_text(key)] = node.pop(key)
+    return None
+
+
+_JSON_TYPES = frozenset(_JSON_SCALARS)
+
+
+def _walk_tree(doc: object) -> str | None:
+    """document_problem() of a document in which no node is shared. Paths are kept as
+    (parent, key) links and spelled out only for the message."""
+    pending: list[tuple[object, tuple | None, int]] = [(doc, None, 1)]
+    while pending:
+        node, link, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            return f"the document nests more than {MAX_DEPTH} levels deep"
+        if isinstance(node, dict):
+            wrong_key = _stringify_keys(node)
+            if wrong_key:
+                return f"a key at {_spelled(link) or 'the top'} is {wrong_key}"
+            items = node.items()
+        else:
+            items = enumerate(node)  # type: ignore[arg-type]
+        for key, value in items:
+            kind = type(value)
+            if kind is dict or kind is list:
+                pending.append((value, (link, key), depth + 1))
+            elif kind not in _JSON_TYPES and not isinstance(value, _JSON_SCALARS):
+                return (
+                    f"the value at {_spelled((link, key))} is a YAML {kind.__name__}, "
+                    "which JSON has no type for"
+                )
+    return None
+
+
+def _spelled(link: tuple | None) -> str:
+    keys = []
+    while link is not None:
+        link, key = link
+        keys.append(key)
+    where = ""
+    for key in reversed(keys):
+        where = _join(where, key)
+    return where
+
+
+def _join(where: str, key: object) -> str:
+    return (
+        f"{where}[{key}]"
+        if isinstance(key, int) and not isinstance(key, bool)
+        else (f"{where}.{key}" if where else str(key))
+    )
+
+
+def type_name(value: object) -> str:
+    """How a YAML reader would name the type of `value`: a number, a list, a mapping…"""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return {dict: "a mapping", list: "a list", type(None): "null"}.get(type(value), "a string")
+
+
+def _metadata_reason(metadata: dict) -> str | None:
+    """What is wrong with the ObjectMeta every kind shares, that every rule reads."""
+    for field in ("name", "generateName", "namespace"):
+        if field in metadata and not isinstance(metadata[field], str | None):
+            return f"metadata.{field} is {type_name(metadata[field])}, not a string"
+    for field in ("labels", "annotations"):
+        values = metadata.get(field)
+        if values is None:
+            continue
+        if not isinstance(values, dict):
+            return f"metadata.{field} is {type_name(values)}, not a mapping of strings"
+        wrong = next((k for k, v in values.items() if not isinstance(v, str)), None)
+        if wrong is not None:
+            return f"metadata.{field}.{wrong} is {type_name(values[wrong])}, not a string: quote it"
+    return None
+
+
+def _malformed_reason(doc: object, anchored: bool) -> str | None:
+    return document_problem(doc, anchored) or _object_reason(doc)
+
+
+def _object_reason(doc: object) -> str | None:
+    """What keeps a well-formed JSON value from being an object the rules can read."""
+    if not isinstance(doc, dict):
+        kind = (
+            type_name(doc)
+            if isinstance(doc, (*_JSON_SCALARS, list))
+            else f"a YAML {type(doc).__name__}"
+        )
+        return f"document is {kind}, not a mapping: a Kubernetes object is a mapping"
+    missing = [field for field in ("apiVersion", "kind") if not isinstance(doc.get(field), str)]
+    metadata = doc.get("metadata")
+    named = isinstance(metadata, dict) and (
+        isinstance(metadata.get("name"), str) or metadata.get("generateName")
+    )
+    if not named:
+        missing.append("metadata.name")
+    if missing:
+        return f"object has no {', '.join(missing)}"
+    return _metadata_reason(metadata)  # type: ignore[arg-type]
+
+
+def _fast_whole(text: str, chunks: list[tuple[int, str]]) -> list[list] | None:
+    """Each chunk's documents from one yaml-rs call over the whole stream, when that is safe."""
+    if _YAML11_ONLY.search(f"\n{text}\n") or _anchored(text):
+        return None
+    try:
+        loaded = yaml_rs.loads(text)
+    except Exception:  # noqa: BLE001 - let the per-document path find and place the error
+        return None
+    if len(chunks) == 1:
+        return [[loaded]]
+    if isinstance(loaded, list) and len(loaded) == len(chunks):
+        return [[doc] for doc in loaded]
+    return None  # documents and chunks do not line up (a leading comment, say): go one by one
+
+
+# A stream this large is parsed once and kept in the cache, by its content: JSON reads back an
+# order of magnitude faster than YAML parses (a rendered root with CRDs, a big manifest).
+PARSED_FOLDER = "parsed-v1"
+CACHED_FROM = 32 * 1024
+_PARSER = cache.source_digest(__file__)  # this module is the parser
+
+
+def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
+    """Parse a multi-document YAML stream; `lines=False` skips line bookkeeping (rendered output)."""
+    if len(text) < CACHED_FROM:
+        return _parse_stream(text, file, lines)
+    key = cache.key_of(PARSED_FOLDER, _PARSER, text, str(lines))
+    payload = cache.load(PARSED_FOLDER, key)
+    restored = _from_payload(payload, file) if payload is not None else None
+    if restored is not None:
+        return restored
+    parsed = _parse_stream(text, file, lines)
+    payload = _to_payload(parsed)
+    if payload is None:
+        return parsed
+    cache.store(PARSED_FOLDER, key, payload)
+    # Kept as JSON reads it back: its decoder shares each key string across the stream, where the
+    # YAML parser made one string per occurrence (a third less memory on large streams), and the
+    # objects are the same whether this run or the next parsed them.
+    return _from_payload(payload, file) or parsed
+
+
+def _to_payload(parsed: Parsed) -> bytes | None:
+    """The parse as JSON, or None when JSON would not give the same values back. Every object
+    passed document_problem, so it holds only JSON's types under string keys, and reads back as
+    it was; NaN and infinities, which JSON lacks, are refused here."""
+    data = {
+        "objects": [[obj.doc, obj.line] for obj in parsed.objects],
+        "syntax_errors": [[p.line, p.message] for p in parsed.syntax_errors],
+        "malformed": [[p.line, p.message] for p in parsed.malformed],
+    }
+    try:
+        return json.dumps(data, separators=(",", ":"), allow_nan=False).encode()
+    except (TypeError, ValueError):
+        return None
+
+
+def _from_payload(payload: bytes, file: str) -> Parsed | None:
+    try:
+        data = json.loads(payload)
+        objects = [K8sObject(doc, file, line) for doc, line in data["objects"]]
+        syntax_errors = [Problem(file, line, message) for line, message in data["syntax_errors"]]
+        malformed = [Problem(file, line, message) for line, message in data["malformed"]]
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return None
+    # JSON holds no aliases and no values JSON lacks, and json.loads refuses nesting deeper than
+    # the recursion limit; what is left to check (the object's own shape) is cheap. The entry's
+    # hash was verified on read (trainops/cache.py), so the full walk would only repeat the parse's.
+    if any(_object_reason(obj.doc) or not _is_line(obj.line) for obj in objects) or not all(
+        _is_line(p.line) and isinstance(p.message, str) for p in syntax_errors + malformed
+    ):
+        return None  # not what this parser writes: parse again
+    return Parsed(objects, syntax_errors, malformed)
+
+
+def _is_line(line: object) -> bool:
+    return line is None or (isinstance(line, int) and not isinstance(line, bool))
+
+
+def _parse_stream(text: str, file: str, lines: bool) -> Parsed:
+    parsed = Parsed([], [], [])
+    chunks = split_documents(text)
+    whole = _fast_whole(text, chunks)
+    for index, (first_line, chunk) in enumerate(chunks):
+        try:
+            docs = whole[index] if whole is not None else _load_document(chunk)
+        except yaml.MarkedYAMLError as error:
+            mark = error.problem_mark or error.context_mark
+            # An error found at the end of the stream is marked one line past the last one.
+            last_line = first_line + max(chunk.rstrip("\n").count("\n"), 0)
+            line = min(first_line + mark.line, last_line) if mark else first_line
+            detail = " ".join(str(part) for part in (error.context, error.problem) if part)
+            parsed.syntax_errors.append(Problem(file, line, f"YAML syntax error: {detail}"))
+            continue
+        except yaml.YAMLError as error:
+            parsed.syntax_errors.append(Problem(file, first_line, f"YAML syntax error: {error}"))
+            continue
+        line = _first_content_line(chunk, first_line) if lines else None
+        anchored = _anchored(chunk)
+        for doc in docs:
+            if doc is None:
+                continue
+            reason = _malformed_reason(doc, anchored)
+            if reason:
+                parsed.malformed.append(Problem(file, line, reason))
+            else:
+                parsed.objects.append(K8sObject(doc, file, line))
+    return parsed
+
+
+_LEADING_NON_CONTENT = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\n|---[ \t]*(?:#[^\n]*)?\n)*")
+
+
+def _first_content_line(chunk: str, first_line: int) -> int:
+    """The line of a document's first key, past its `---` marker, blank lines and comments."""
+    skipped = _LEADING_NON_CONTENT.match(chunk)
+    return first_line + chunk.count("\n", 0, skipped.end()) if skipped else first_line
+
+
+ORIGIN_ANNOTATION = "config.kubernetes.io/origin"
+
+
+def take_origin(doc: dict) -> dict | None:
+    """Remove kustomize's origin annotation from an object and return it, parsed."""
+    metadata = doc.get("metadata") or {}
+    annotations = metadata.get("annotations") or {}
+    raw = annotations.pop(ORIGIN_ANNOTATION, None)
+    if "annotations" in metadata and not annotations:
+        del metadata["annotations"]
+    if raw is None:
+        return None
+    try:
+        # kustomize writes a few `key: value` lines, read by yaml-rs in microseconds; libyaml
+        # decides whenever a value is not plainly a string (a ref of 1.10 would lose its 0).
+        origin = yaml_rs.loads(raw)
+        if not isinstance(origin, dict) or not all(
+            isinstance(v, str | dict) for v in origin.values()
+        ):
+            origin = yaml.load(raw, Loader=yaml.CSafeLoader)
+    except Exception:  # noqa: BLE001 - any refusal by yaml-rs: libyaml reads it
+        try:
+            origin = yaml.load(raw, Loader=yaml.CSafeLoader)
+        except yaml.YAMLError:
+            return None
+    return origin if isinstance(origin, dict) else None
+
+
+# Each file is parsed once per run, whoever asks: the loader, the CRD-note rule, the line finder.
+_parsed: dict[str, tuple[tuple[int, int, int] | None, str, Parsed]] = {}  # identity, text, parse
+_lines: dict[int, dict[tuple[str, str], int | None]] = {}  # by id() of a Parsed held in _parsed
+_parsed_lock = threading.Lock()
+
+
+def _identity(path: Path) -> tuple[int, int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_ino, status.st_size, status.st_mtime_ns
+
+
+def parse_file(path: Path, text: str | None = None) -> Parsed:
+    """The file's objects (named as `display` names the file), parsed once for the same content.
+    Asked again for an unchanged file (same inode, size and modification time: every object's
+    line lookup asks), it answers without reading the file again.
+
+    Raises Unreadable when the file cannot be read as text (or is no regular file).
+    """
+    key = str(path.resolve())
+    with _parsed_lock:
+        known = _parsed.get(key)
+    identity = _identity(path) if text is None else None
+    if known is not None and identity is not None and known[0] == identity:
+        return known[2]
+    if text is None:
+        text = read_text(path)
+    if known is not None and known[1] == text:
+        return known[2]
+    parsed = parse_stream(text, display(path))
+    with _parsed_lock:
+        if known is not None:
+            _lines.pop(id(known[2]), None)
+        _parsed[key] = (identity, text, parsed)  # identity: None for text the caller gave
+    return parsed
+
+
+def forget_parsed() -> None:
+    """Drop what parse_file remembers (at the start of a run, so memory is one run's)."""
+    with _parsed_lock:
+        _parsed.clear()
+        _lines.clear()
+
+
+def source_line(path: str, kind: str, name: str) -> int | None:
+    """The line where an object starts in its source file (None if it cannot be found there)."""
+    try:
+        parsed = parse_file(Path(path))
+    except (OSError, Unreadable):
+        return None
+    with _parsed_lock:
+        lines = _lines.get(id(parsed))
+    if lines is None:
+        lines = {}
+        for obj in parsed.objects:
+            lines.setdefault((obj.kind, obj.name), obj.line)
+        with _parsed_lock:
+            _lines[id(parsed)] = lines
+    return lines.get((kind, name))
+
+
+class Unreadable(Exception):
+    """A file that cannot be read as text; the message is one short clause."""
+
+
+def read_text(path: Path) -> str:
+    """A regular file's UTF-8 text. A FIFO or device named `.yaml` would block or never end.
+    A byte-order mark opening the file is no content: YAML 1.2 (5.2) allows one, and go-yaml,
+    behind kubectl and kustomize, reads past it (readerc.go, yaml_parser_determine_encoding);
+    so does every reader here (the CRD note first)."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise Unreadable("not a regular file")
+        return path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+    except OSError as error:
+        raise Unreadable(f"cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise Unreadable(f"not UTF-8 text (byte {error.start} cannot be decoded)") from None
+
+
+def yaml_files(folder: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The YAML files under `folder` (symlinked folders not followed), and each folder under it
+    that cannot be listed, with why: what it holds is unknown, which is not the same as nothing."""
+    refused: list[tuple[Path, str]] = []
+
+    def on_error(error: OSError) -> None:
+        refused.append((Path(error.filename or folder), error.strerror or str(error)))
+
+    found = [
+        Path(parent) / name
+        for parent, _, names in os.walk(folder, onerror=on_error)
+        for name in names
+        if name.endswith((".yaml", ".yml"))
+    ]
+    return sorted(p for p in found if p.is_file()), sorted(refused)

@@ -1,0 +1,189 @@
+"""Read kustomization files: where they are, what local folders they pull in, which are roots."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import yaml
+
+from trainops.model import objects
+
+KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+_REFERENCE_FIELDS = ("resources", "bases", "components")
+_SKIPPED_FOLDERS = {".git", ".venv", ".cache", "node_modules", "__pycache__"}
+
+
+def kustomization_file(directory: Path) -> Path | None:
+    """The kustomization file in `directory`; None when there is none, or the folder cannot be
+    searched (reading it as plain files then says it cannot be read)."""
+    for name in KUSTOMIZATION_NAMES:
+        candidate = directory / name
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:
+            return None
+    return None
+
+
+def read_kustomization(directory: Path) -> dict:
+    """The kustomization in `directory`, or {} when it is missing or unreadable.
+
+    Unreadable files are kustomize's to report (it names the problem precisely); here we only
+    need the references, for discovery and for locating errors.
+    """
+    path = kustomization_file(directory)
+    if path is None:
+        return {}
+    loaded = _load(path)
+    return loaded if isinstance(loaded, dict) else {}
+
+
+# Parsed kustomizations by file and the file's identity (inode, size, modification time): the
+# cache key, the renderer, the catalog and several rules all read the same few files, hundreds
+# of times in a run. An edited file has a new identity and is read again. Callers only read.
+_loaded: dict[tuple[str, int, int, int], object] = {}
+_LOADED_MAX = 4096
+_UNKNOWN = object()
+
+
+def _load(path: Path) -> object:
+    """The parsed file, or a string saying why it cannot be read (kept short: one finding)."""
+    try:
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):
+            return "not a regular file"
+        identity = (str(path), status.st_ino, status.st_size, status.st_mtime_ns)
+        known = _loaded.get(identity, _UNKNOWN)  # get: another thread may clear() meanwhile
+        if known is not _UNKNOWN:
+            return known
+        text = path.read_bytes().decode("utf-8")
+    except OSError as error:
+        return f"cannot be read: {error.strerror or error}"
+    except UnicodeDecodeError as error:
+        return f"is not UTF-8 text (byte {error.start} cannot be decoded)"
+    try:
+        loaded = yaml.load(text, Loader=yaml.CSafeLoader)
+    except (yaml.YAMLError, RecursionError):
+        result = None  # kustomize reports a syntax error better, with its line
+    else:
+        result = (
+            _shape_problem(loaded)
+            or objects.excessive(loaded)
+            or _references_problem(loaded)
+            or loaded
+        )
+    if len(_loaded) >= _LOADED_MAX:
+        _loaded.clear()
+    _loaded[identity] = result
+    return result
+
+
+def _shape_problem(loaded: object) -> str | None:
+    """Why the file is no kustomization at all: kustomize refuses these too, less plainly (an
+    empty one, apiVersion and kind aside, fails kustomize's api/types/kustomization.go
+    Kustomization.CheckEmpty: "kustomization.yaml is empty"; a scalar, its unmarshal)."""
+    if loaded is None:
+        return "is empty: kustomize refuses an empty kustomization; list its resources"
+    if not isinstance(loaded, dict):
+        return f"is {objects.type_name(loaded)}, not a mapping of kustomization fields"
+    return None
+
+
+def _references_problem(loaded: object) -> str | None:
+    """Why the fields naming other files are not lists (every reader iterates them)."""
+    if not isinstance(loaded, dict):
+        return None
+    for field in _REFERENCE_FIELDS:
+        value = loaded.get(field)
+        if value is not None and not isinstance(value, list):
+            kind = "a mapping" if isinstance(value, dict) else f"{value!r}"
+            return f"has `{field}: {kind}`: it must be a list of paths or URLs"
+    return None
+
+
+def unreadable(directory: Path) -> tuple[Path, str] | None:
+    """(file, why) when the kustomization in `directory` must not be given to kustomize: it cannot
+    be read, is not UTF-8, or would make kustomize expand aliases until it runs out of memory."""
+    path = kustomization_file(directory)
+    if path is None:
+        return None
+    loaded = _load(path)
+    return (path, loaded) if isinstance(loaded, str) else None
+
+
+def is_remote(entry: str) -> bool:
+    return "://" in entry or entry.startswith(("git@", "github.com/"))
+
+
+def remote_entries(directory: Path) -> list[str]:
+    """Remote URLs the kustomization in `directory` lists (resources, bases, components)."""
+    kustomization = read_kustomization(directory)
+    return [
+        entry
+        for field in _REFERENCE_FIELDS
+        for entry in kustomization.get(field) or []
+        if isinstance(entry, str) and is_remote(entry)
+    ]
+
+
+def local_folders(directory: Path) -> list[Path]:
+    """Local folders the kustomization in `directory` includes (resources, bases, components)."""
+    kustomization = read_kustomization(directory)
+    folders = []
+    for field in _REFERENCE_FIELDS:
+        for entry in kustomization.get(field) or []:
+            if isinstance(entry, str) and not is_remote(entry):
+                target = (directory / entry).resolve()
+                if target.is_dir():
+                    folders.append(target)
+    return folders
+
+
+def reachable(root: Path) -> list[Path]:
+    """`root` and every local kustomization folder it includes, transitively, in visit order."""
+    seen: dict[Path, None] = {}
+    pending = [root.resolve()]
+    while pending:
+        folder = pending.pop(0)
+        if folder in seen:
+            continue
+        seen[folder] = None
+        pending.extend(local_folders(folder))
+    return list(seen)
+
+
+def discover_roots(top: Path) -> list[Path]:
+    """Kustomizations under `top` that no other one includes and that are not Components."""
+    found = []
+    # Skipped folders are pruned, not walked (a virtualenv holds tens of thousands of files), and
+    # only below `top`: a repository that itself lives under a folder named .cache is still read.
+    for parent, folders, names in os.walk(top):
+        folders[:] = sorted(f for f in folders if f not in _SKIPPED_FOLDERS)
+        if any(n in KUSTOMIZATION_NAMES and os.path.isfile(os.path.join(parent, n)) for n in names):
+            found.append(Path(parent).resolve())
+    found.sort()
+    included = {folder for directory in found for folder in local_folders(directory)}
+    return [
+        directory
+        for directory in found
+        if directory not in included and read_kustomization(directory).get("kind") != "Component"
+    ]
+
+
+def locate_entry(root: Path, entry: str) -> tuple[Path, int] | None:
+    """The kustomization file (reachable from `root`) and line that lists `entry`."""
+    for folder in reachable(root):
+        path = kustomization_file(folder)
+        if path is None:
+            continue
+        try:
+            text = path.read_text(errors="replace")
+        except OSError:
+            continue
+        for number, line in enumerate(text.splitlines(), start=1):
+            if entry in line and not line.lstrip().startswith("#"):
+                return path, number
+    return None

@@ -1,0 +1,201 @@
+"""Route kustomize's `https://github.com/` fetches to a local mirror of bare repositories.
+
+A mirror is laid out as `<mirror>/github.com/<owner>/<repo>.git`. Git only recognises a bare
+repository that has a `refs/` folder, and a mirror that was copied as an archive or mounted
+read-only often lacks it (an empty folder, everything being in `packed-refs`). So the tool never
+points git at the mirror itself: it keeps a thin shadow of each repository in its cache (HEAD,
+config, packed-refs, and `objects/info/alternates` naming the mirror's objects, so no pack is
+copied) and points git there. The git settings go into the kustomize process environment only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+from trainops.model import processes
+from trainops.model.errors import CannotRun
+
+GITHUB = "https://github.com/"
+_COPIED_FILES = ("HEAD", "config", "packed-refs")
+
+
+def cache_root() -> Path:
+    configured = os.environ.get("TRAINOPS_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "trainops"
+
+
+def mirror_repositories(mirror: Path) -> list[Path]:
+    """The bare repositories of a mirror, as `github.com/<owner>/<repo>.git` folders."""
+    hosted = mirror / "github.com"
+    if not hosted.is_dir():
+        raise CannotRun(
+            f"{mirror}: not a mirror: it has no github.com/ folder "
+            "(expected github.com/<owner>/<repo>.git bare repositories)"
+        )
+    return sorted(p for p in hosted.glob("*/*.git") if (p / "objects").is_dir())
+
+
+def _write_if_changed(path: Path, content: bytes) -> None:
+    if path.exists() and path.read_bytes() == content:
+        return
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_bytes(content)
+    os.replace(temporary, path)
+
+
+def shadow_mirror(mirror: Path) -> Path:
+    """Build (or refresh) the git-usable shadow of `mirror` and return its path."""
+    mirror = mirror.resolve()
+    if not mirror.is_dir():
+        raise CannotRun(f"{mirror}: mirror folder does not exist")
+    key = hashlib.sha256(str(mirror).encode()).hexdigest()[:16]
+    shadow = cache_root() / "mirrors" / key
+    for repository in mirror_repositories(mirror):
+        target = shadow / repository.relative_to(mirror)
+        (target / "refs").mkdir(parents=True, exist_ok=True)
+        (target / "objects" / "info").mkdir(parents=True, exist_ok=True)
+        for name in _COPIED_FILES:
+            source = repository / name
+            if source.is_file():
+                _write_if_changed(target / name, source.read_bytes())
+        alternates = f"{repository / 'objects'}\n".encode()
+        _write_if_changed(target / "objects" / "info" / "alternates", alternates)
+    return shadow
+
+
+def git_environment(mirror: Path | None, base: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment for a kustomize process: never prompt, and fetch GitHub from `mirror`."""
+    env = dict(os.environ if base is None else base)
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    if mirror is None:
+        return env
+    shadow = shadow_mirror(mirror)
+    # Append after any GIT_CONFIG_* entries the user already set, rather than replacing them.
+    index = int(env.get("GIT_CONFIG_COUNT") or 0)
+    settings = {
+        f"url.{(shadow / 'github.com').as_uri()}/.insteadOf": GITHUB,
+        # Offline means offline: git may read local repositories (the shadow) and nothing else,
+        # so a remote base on another host, or over ssh, fails instead of connecting out.
+        "protocol.allow": "never",
+        "protocol.file.allow": "always",
+    }
+    for key, value in settings.items():
+        env[f"GIT_CONFIG_KEY_{index}"] = key
+        env[f"GIT_CONFIG_VALUE_{index}"] = value
+        index += 1
+    env["GIT_CONFIG_COUNT"] = str(index)
+    return env
+
+
+MIRROR_ENV = "TRAINOPS_MIRROR"
+
+
+def find_mirror(explicit: Path | None, configured: Path | None, repository: Path) -> Path | None:
+    """The mirror to render from: --mirror, else $TRAINOPS_MIRROR, else the config's `mirror:`,
+    else `../shared/mirror` beside the repository when it exists; None means fetch online."""
+    chosen = (
+        explicit
+        or (Path(os.environ[MIRROR_ENV]) if os.environ.get(MIRROR_ENV) else None)
+        or configured
+    )
+    if chosen is not None:
+        return chosen
+    beside = repository.resolve().parent / "shared" / "mirror"
+    return beside if (beside / "github.com").is_dir() else None
+
+
+NO_MIRROR = (
+    "no mirror is configured and git cannot reach GitHub; point at a mirror with --mirror DIR, "
+    f"{MIRROR_ENV}=DIR or `mirror: DIR` in trainops.yaml (or put one at ../shared/mirror beside the repository)"
+)
+
+
+def mirror_tags(mirror: Path, owner_repo: str) -> list[str] | None:
+    """Tags the mirror holds for `owner/repo`, or None when the mirror lacks the repository."""
+    if unsafe_path(owner_repo):
+        return None
+    shadow = shadow_mirror(mirror) / "github.com" / f"{owner_repo.removesuffix('.git')}.git"
+    if not shadow.is_dir():
+        return None
+    listed = processes.run(
+        ["git", "-C", str(shadow), "tag", "--list"], timeout=processes.GIT_SECONDS
+    )
+    return listed.stdout.split()
+
+
+class MirrorMiss(Exception):
+    """The mirror cannot supply what a kustomization asks for; the message says what it lacks."""
+
+    folder: Path  # the kustomization's folder and the entry it lists, set where they are known
+    entry: str
+
+
+# What a tag or branch name can be (git check-ref-format, narrowed): never starting with `-`,
+# which git would read as an option, and no `..`, `@{`, control characters or spaces.
+_SAFE_REF = re.compile(r"(?!-)(?!.*\.\.)(?!.*@\{)(?!.*//)[A-Za-z0-9._/+-]+(?<![./])")
+
+
+def unsafe_ref(ref: str) -> str | None:
+    """Why `ref` must not reach git, or None when it is a plain tag or branch name."""
+    if _SAFE_REF.fullmatch(ref):
+        return None
+    return f"ref {ref!r} is not a tag or branch name (letters, digits and . _ / + -, not first -)"
+
+
+def refused_remote(entry: str, offline: bool) -> str | None:
+    """Why a kustomization's remote entry must not be rendered, or None.
+
+    Its `?ref=` reaches `git fetch` as an argument, so it must be a plain name. Offline, only
+    GitHub remote bases (the mirror stands in for them) and raw files read from the mirror render.
+    """
+    for query in entry.partition("?")[2].split("&"):
+        name, _, value = query.partition("=")
+        if name in ("ref", "version") and unsafe_ref(value):
+            return unsafe_ref(value)
+    if offline and not entry.startswith(GITHUB):
+        return (
+            "only https://github.com/ remote bases render offline from the mirror; "
+            "use one, or vendor the files into the repository"
+        )
+    return None
+
+
+def unsafe_path(path: str) -> str | None:
+    """Why `path` (inside a repository) must not reach git, or None when it is a plain path."""
+    parts = path.split("/")
+    if (
+        not path
+        or path.startswith(("/", "-"))
+        or any(part in ("", ".", "..") for part in parts)
+        or any(ord(c) < 0x20 or c in "\\:\x7f" for c in path)
+    ):
+        return f"path {path!r} is not a plain relative path inside the repository"
+    return None
+
+
+def mirror_file(mirror: Path, owner_repo: str, ref: str, path: str) -> bytes:
+    """One file of `owner/repo` at `ref`, read from the mirror."""
+    refused = unsafe_ref(ref) or unsafe_path(path) or unsafe_path(owner_repo)
+    if refused:
+        raise MirrorMiss(refused)
+    tags = mirror_tags(mirror, owner_repo)
+    if tags is None:
+        raise MirrorMiss(f"the mirror {mirror} has no repository {owner_repo}")
+    shadow = shadow_mirror(mirror) / "github.com" / f"{owner_repo}.git"
+    shown = processes.run(
+        ["git", "--git-dir", str(shadow), "show", "--end-of-options", f"{ref}:{path}"],
+        timeout=processes.GIT_SECONDS,
+        text=False,
+    )
+    if shown.returncode == 0:
+        return shown.stdout
+    if ref not in tags:
+        held = ", ".join(tags) or "none"
+        raise MirrorMiss(f"ref {ref} is not in the mirror {mirror} (it holds {held})")
+    raise MirrorMiss(f"the mirror's {owner_repo} has no file {path} at {ref}")

@@ -1,0 +1,162 @@
+"""Offline rendering of remote files and remote bases, from a temporary copy of the tree.
+
+Remote bases are checked out once per commit in the cache (see remote_bases) and named by path.
+Remote *files* kustomize fetches over HTTP, not git: some upstreams ship a single manifest and no kustomization (Volcano's installer). A kustomization
+can list it by a pinned raw URL, `https://raw.githubusercontent.com/<owner>/<repo>/<tag>/<path>`
+(or `https://github.com/<owner>/<repo>/raw/<tag>/<path>`). With a mirror, kustomize cannot be
+redirected for those, so the tool renders a temporary copy of the kustomization tree in which each
+such entry names the same file read from the mirror at that tag.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from trainops.render import kustomization, mirror, remote_bases
+from trainops.render.remote_bases import RemoteBase
+
+_RAW_URLS = (
+    re.compile(
+        r"^https://raw\.githubusercontent\.com/(?P<repo>[^/]+/[^/]+)/(?P<ref>[^/]+)/(?P<path>.+)$"
+    ),
+    re.compile(r"^https://github\.com/(?P<repo>[^/]+/[^/]+)/raw/(?P<ref>[^/]+)/(?P<path>.+)$"),
+)
+_LOCAL_FOLDER = ".trainops-mirror"
+
+
+@dataclass(frozen=True)
+class RawFile:
+    url: str
+    repo: str
+    ref: str
+    path: str
+
+    @property
+    def local_name(self) -> str:
+        return f"{self.repo.replace('/', '-')}-{self.ref}-{Path(self.path).name}"
+
+
+def parse_raw_url(entry: str) -> RawFile | None:
+    for pattern in _RAW_URLS:
+        match = pattern.match(entry)
+        if match:
+            return RawFile(entry, match["repo"].removesuffix(".git"), match["ref"], match["path"])
+    return None
+
+
+def raw_files(root: Path) -> list[tuple[Path, RawFile]]:
+    """(kustomization folder, raw file) for every raw-file resource reachable from `root`."""
+    found = []
+    for folder in kustomization.reachable(root):
+        for entry in kustomization.read_kustomization(folder).get("resources") or []:
+            raw = parse_raw_url(entry) if isinstance(entry, str) else None
+            if raw:
+                found.append((folder, raw))
+    return found
+
+
+def _refuse_remotes(root: Path, offline: bool) -> None:
+    for folder in kustomization.reachable(root):
+        for entry in kustomization.remote_entries(folder):
+            refused = None if parse_raw_url(entry) else mirror.refused_remote(entry, offline)
+            if refused:
+                miss = mirror.MirrorMiss(refused)
+                miss.folder, miss.entry = folder, entry
+                raise miss
+
+
+@dataclass(frozen=True)
+class PathMap:
+    """How paths of the temporary tree kustomize read map back to what the user wrote."""
+
+    replacements: tuple[tuple[str, str], ...] = ()  # (temporary path, real path or URL), in order
+    remote_trees: tuple[tuple[str, str, str], ...] = ()  # (checked-out folder, repo URL, ref)
+
+    def restore(self, text: str) -> str:
+        for temporary, real in self.replacements:
+            text = text.replace(temporary, real)
+        return text
+
+    def remote_origin(self, local: str) -> str | None:
+        """`repo//path?ref=` for a file of a remote base read from its checkout, as kustomize
+        names it when it clones the base itself."""
+        for folder, repo_url, ref in self.remote_trees:
+            if local.startswith(folder + os.sep):
+                return f"{repo_url}//{local[len(folder) + 1 :]}?ref={ref}"
+        return None
+
+
+def _remote_bases(root: Path, mirror_dir: Path) -> list[tuple[Path, RemoteBase, Path]]:
+    """(kustomization folder, remote base, its checkout) for each remote base the mirror holds."""
+    found = []
+    for folder in kustomization.reachable(root):
+        for entry in kustomization.read_kustomization(folder).get("resources") or []:
+            base = remote_bases.parse(entry) if isinstance(entry, str) else None
+            if base is None:
+                continue
+            commit = remote_bases.commit_of(mirror_dir, base.owner_repo, base.ref)
+            if commit is not None:  # else kustomize's own fetch fails, and says why
+                found.append((folder, base, remote_bases.tree(mirror_dir, base.owner_repo, commit)))
+    return found
+
+
+def _localize(copied: Path, entry: str, local: str) -> None:
+    kustomization_file = kustomization.kustomization_file(copied)
+    assert kustomization_file is not None
+    text = kustomization_file.read_text()
+    kustomization_file.write_text(text.replace(entry, local))
+
+
+@contextmanager
+def offline_tree(root: Path, mirror_dir: Path | None) -> Iterator[tuple[Path, PathMap]]:
+    """The folder to render and how to map its paths back to the user's.
+
+    With a mirror, a temporary copy of the kustomization tree names each raw file and remote
+    base by a local path: raw files read from the mirror, remote bases checked out in the cache.
+    Raises mirror.MirrorMiss (with `.folder` and `.entry` set) when the mirror lacks a file, or
+    a remote entry must not be fetched (a ref git would read as an option, another host offline).
+    """
+    _refuse_remotes(root, offline=mirror_dir is not None)
+    files = raw_files(root) if mirror_dir is not None else []
+    bases = _remote_bases(root, mirror_dir) if mirror_dir is not None else []
+    if not files and not bases:
+        yield root, PathMap()
+        return
+    assert mirror_dir is not None
+    folders = kustomization.reachable(root)
+    top = Path(os.path.commonpath(folders))
+    with tempfile.TemporaryDirectory(prefix="trainops-render-") as scratch:
+        copy_top = Path(scratch) / "tree"
+        for folder in folders:
+            shutil.copytree(
+                folder,
+                copy_top / folder.relative_to(top),
+                dirs_exist_ok=True,
+                ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__"),
+            )
+        replacements: list[tuple[str, str]] = []
+        for folder, raw in files:
+            try:
+                content = mirror.mirror_file(mirror_dir, raw.repo, raw.ref, raw.path)
+            except mirror.MirrorMiss as miss:
+                miss.folder, miss.entry = folder, raw.url
+                raise
+            copied = copy_top / folder.relative_to(top)
+            (copied / _LOCAL_FOLDER).mkdir(exist_ok=True)
+            (copied / _LOCAL_FOLDER / raw.local_name).write_bytes(content)
+            _localize(copied, raw.url, f"{_LOCAL_FOLDER}/{raw.local_name}")
+            replacements.append((str(copied / _LOCAL_FOLDER / raw.local_name), raw.url))
+        trees = []
+        for folder, base, checkout in bases:
+            copied = copy_top / folder.relative_to(top)
+            _localize(copied, base.entry, os.path.relpath(checkout / base.path, copied))
+            trees.append((str(checkout), base.repo_url, base.ref))
+        replacements.append((str(copy_top), str(top)))
+        yield copy_top / root.resolve().relative_to(top), PathMap(tuple(replacements), tuple(trees))

@@ -1,0 +1,141 @@
+"""Remote bases read from the cache: each repository fetched from the mirror once per commit.
+
+kustomize clones a remote base (`https://github.com/<owner>/<repo>.git//<path>?ref=<tag>`) into a
+temporary folder on every build, so a run that renders ten roots clones the same repository ten
+times. With a mirror, the tool resolves the ref to its commit, checks that commit out once into
+`<cache>/remotes/<owner>/<repo>/<commit>/` (a commit's tree never changes, so the folder is valid
+for good) and has kustomize read the base from there, as a local folder. Nothing then runs git
+during a build, which also lets the in-process kustomize render remote bases.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs
+
+from trainops.model import processes
+from trainops.model.errors import CannotRun
+from trainops.render import mirror
+
+GIT_TIMEOUT_SECONDS = processes.GIT_SECONDS * 2  # a checkout writes a whole tree
+_COMPLETE = ".trainops-complete"
+_INDEX = ".trainops-index"
+_lock = threading.Lock()
+_commits: dict[tuple[Path, str, str], str | None] = {}
+_verified: set[Path] = set()
+
+
+@dataclass(frozen=True)
+class RemoteBase:
+    entry: str  # as written in the kustomization
+    repo_url: str  # what kustomize records as the origin's repo
+    owner_repo: str
+    path: str
+    ref: str
+
+
+def parse(entry: str) -> RemoteBase | None:
+    """A GitHub remote base pinned by `?ref=`, or None for anything else (left to kustomize)."""
+    scheme = "https://" if entry.startswith("https://") else ""
+    rest = entry.removeprefix(scheme)
+    if not rest.startswith("github.com/"):
+        return None
+    repo, separator, path_and_query = rest.partition("//")
+    if not separator:
+        return None
+    path, _, query = path_and_query.partition("?")
+    parameters = parse_qs(query)
+    refs = parameters.pop("ref", None) or parameters.pop("version", None)
+    if not refs or parameters or repo.count("/") != 2:
+        return None  # unpinned, or options (timeout, submodules) kustomize must see
+    owner_repo = repo.removeprefix("github.com/").removesuffix(".git")
+    return RemoteBase(entry, scheme + repo, owner_repo, path.strip("/"), refs[0])
+
+
+def _git(
+    argv: list[str], env: dict[str, str] | None = None, text: bool = False
+) -> subprocess.CompletedProcess:
+    # Through processes.run: a time limit, and stopped with the rest on SIGTERM.
+    return processes.run(["git", *argv], timeout=GIT_TIMEOUT_SECONDS, env=env, text=text)
+
+
+def commit_of(mirror_dir: Path, owner_repo: str, ref: str) -> str | None:
+    """The commit `ref` names in the mirror's `owner_repo`, or None when the mirror lacks it."""
+    key = (mirror_dir, owner_repo, ref)
+    with _lock:
+        if key in _commits:
+            return _commits[key]
+    repository = mirror.shadow_mirror(mirror_dir) / "github.com" / f"{owner_repo}.git"
+    commit = None
+    if repository.is_dir() and not ref.startswith("-"):
+        done = _git(
+            ["--git-dir", str(repository), "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
+            text=True,
+        )
+        commit = done.stdout.strip() if done.returncode == 0 else None
+    with _lock:
+        _commits[key] = commit
+    return commit
+
+
+def tree(mirror_dir: Path, owner_repo: str, commit: str) -> Path:
+    """The checked-out files of `owner_repo` at `commit`, checked out on first use and verified
+    against the commit (git compares them with the index kept beside them) once per run."""
+    target = mirror.cache_root() / "remotes" / owner_repo / commit
+    repository = mirror.shadow_mirror(mirror_dir) / "github.com" / f"{owner_repo}.git"
+    with _lock:
+        if target in _verified:
+            return target
+    if (target / _COMPLETE).is_file() and _unchanged(repository, target):
+        with _lock:
+            _verified.add(target)
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=f".{commit[:12]}-", dir=target.parent))
+    try:
+        work = scratch / "tree"
+        work.mkdir()
+        env = {**os.environ, "GIT_INDEX_FILE": str(work / _INDEX)}
+        for argv in (["read-tree", commit], ["checkout-index", "--all", "--force"]):
+            done = _git(
+                ["--git-dir", str(repository), "--work-tree", str(work), *argv], env=env, text=True
+            )
+            if done.returncode != 0:
+                raise CannotRun(
+                    f"cannot check out {owner_repo} at {commit} from the mirror: {done.stderr.strip()}"
+                )
+        (work / _COMPLETE).write_text(commit + "\n")
+        if target.exists():  # incomplete, or changed since it was checked out: set aside
+            with contextlib.suppress(OSError):
+                os.rename(target, scratch / "stale")
+        try:
+            os.rename(work, target)
+        except OSError:
+            if not (target / _COMPLETE).is_file():  # another process won the race: use its copy
+                raise
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    with _lock:
+        _verified.add(target)
+    return target
+
+
+def _unchanged(repository: Path, target: Path) -> bool:
+    """No file of the checkout was changed, removed or added since it was checked out."""
+    env = {**os.environ, "GIT_INDEX_FILE": str(target / _INDEX)}
+    base = ["--git-dir", str(repository), "--work-tree", str(target)]
+    if _git([*base, "diff-files", "--quiet"], env=env).returncode != 0:
+        return False
+    added = _git(
+        [*base, "ls-files", "--others", f"--exclude={_COMPLETE}", f"--exclude={_INDEX}"],
+        env=env,
+        text=True,
+    )
+    return added.returncode == 0 and not added.stdout.strip()

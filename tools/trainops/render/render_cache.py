@@ -1,0 +1,188 @@
+"""Renders cached by everything kustomize reads, so an unchanged root is never rendered twice.
+
+A render is a pure function of the local files its kustomizations read (by content), the remote
+bases and files they name (by the commit their ref resolves to in the mirror), the kustomize
+that renders it (backend and version) and the options. The key digests all of these; an edit to
+one file changes the key of exactly the roots that read it. A root that names a remote the
+mirror cannot pin to a commit (no mirror, an unknown ref, a non-GitHub URL) is not cached.
+
+Local files are named relative to the root, as kustomize names them: kustomize's output depends on
+where its files sit relative to each other, never on the folder they sit in. So a copy of the tree
+elsewhere (a worktree of another revision for `trainops diff`, a clone, a CI checkout) reuses the
+entry, and so does another root that reads the same files the same way (overlays/kind/operators and
+overlays/cloud/operators here); the origins of a hit are moved from the root it was rendered at to
+this one on the way out.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
+
+from trainops.model import cache
+from trainops.model.errors import CannotRun
+from trainops.render import kustomization, raw_files, remote_bases
+
+if TYPE_CHECKING:
+    from trainops.render.renderer import Renderer
+
+FOLDER = "renders-v3"
+# The modules that build the tree kustomize renders and read its output back.
+_RENDERER = cache.source_digest(
+    __file__, raw_files.__file__, remote_bases.__file__, kustomization.__file__
+)
+_MAX_REFERENCE = 1024  # longer strings are inline patches, not file names
+
+
+def _strings(node: object) -> Iterator[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from _strings(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _strings(value)
+
+
+def _remote_commit(entry: str, mirror_dir: Path | None) -> str | None:
+    if mirror_dir is None:
+        return None
+    base = remote_bases.parse(entry)
+    if base is not None:
+        return remote_bases.commit_of(mirror_dir, base.owner_repo, base.ref)
+    raw = raw_files.parse_raw_url(entry)
+    if raw is not None:
+        return remote_bases.commit_of(mirror_dir, raw.repo, raw.ref)
+    return None
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What a render reads: digestible parts naming local files relative to `root`."""
+
+    root: Path
+    parts: list[str]
+
+
+def inputs(directory: Path, mirror_dir: Path | None) -> Inputs | None:
+    """What a render of `directory` reads; None when it cannot be pinned."""
+    parts: list[str] = []
+    files: set[Path] = set()
+    for folder in kustomization.reachable(directory):
+        try:
+            files.update(path.resolve() for path in folder.iterdir() if path.is_file())
+        except OSError:
+            return None
+        for value in _strings(kustomization.read_kustomization(folder)):
+            if kustomization.is_remote(value):
+                commit = _remote_commit(value, mirror_dir)
+                if commit is None:
+                    return None
+                parts.append(f"remote {value} {commit}")
+                continue
+            for candidate in {value, value.partition("=")[2]}:
+                if candidate and "\n" not in candidate and len(candidate) < _MAX_REFERENCE:
+                    path = folder / candidate
+                    if path.is_file():
+                        files.add(path.resolve())
+    root = directory.resolve()
+    for name, path in sorted((os.path.relpath(path, root), path) for path in files):
+        try:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            return None
+        parts.append(f"file {name} {digest}")
+    return Inputs(root, parts)
+
+
+@dataclass(frozen=True)
+class Key:
+    digest: str
+    root: Path  # origins of a hit are moved from the root it was rendered at to this one
+
+
+def key(renderer: Renderer, directory: Path, origins: bool) -> Key | None:
+    read = inputs(directory, renderer.mirror)
+    if read is None:
+        return None
+    backend = renderer.kustomize
+    try:
+        version = backend.version()
+    except CannotRun:
+        return None
+    parts = (FOLDER, _RENDERER, backend.name, version, str(origins), *read.parts)
+    return Key(cache.key_of(*parts), read.root)
+
+
+_STRIPES = 256
+
+
+class claimed:  # noqa: N801 - used as a function: `with claimed(key):`
+    """Held while a root is looked up and rendered: processes that want the same render (test
+    workers, two hooks at once) wait for the first and read its entry instead of rendering too.
+    Locks are striped over a fixed set of files, so they never pile up. (A class, not a
+    generator: the frozen RenderFailure must pass through untouched.)"""
+
+    def __init__(self, entry_key: Key) -> None:
+        stripe = int(entry_key.digest[:8], 16) % _STRIPES
+        self.path = cache.folder(FOLDER) / "locks" / f"{stripe:03d}.lock"
+        self.handle: BinaryIO | None = None
+
+    def __enter__(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.handle = open(self.path, "a+b")  # noqa: SIM115 - closed in __exit__
+        except OSError:
+            return  # no lock without a writable cache: render anyway
+        fcntl.flock(self.handle, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.handle is not None:
+            fcntl.flock(self.handle, fcntl.LOCK_UN)
+            self.handle.close()
+            self.handle = None
+
+
+@dataclass(frozen=True)
+class Hit:
+    text: str
+    wrapper: str
+    paths: raw_files.PathMap
+    moved: tuple[str, str] | None  # (root it was rendered at, this one) when they differ
+
+
+def load(entry_key: Key) -> Hit | None:
+    """The entry, or None on a miss or an entry of the wrong shape."""
+    payload = cache.load(FOLDER, entry_key.digest)
+    if payload is None:
+        return None
+    try:
+        data = json.loads(payload)
+        text, wrapper, rendered_at = data["text"], data["wrapper"], data["root"]
+        replacements = tuple((str(a), str(b)) for a, b in data["replacements"])
+        trees = tuple((str(a), str(b), str(c)) for a, b, c in data["remote_trees"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    if not all(isinstance(value, str) for value in (text, wrapper, rendered_at)):
+        return None
+    here = str(entry_key.root)
+    moved = (rendered_at, here) if rendered_at != here else None
+    return Hit(text, wrapper, raw_files.PathMap(replacements, trees), moved)
+
+
+def store(entry_key: Key, text: str, wrapper: str, paths: raw_files.PathMap) -> None:
+    payload = {
+        "text": text,
+        "wrapper": wrapper,
+        "root": str(entry_key.root),
+        "replacements": paths.replacements,
+        "remote_trees": paths.remote_trees,
+    }
+    cache.store(FOLDER, entry_key.digest, json.dumps(payload).encode())

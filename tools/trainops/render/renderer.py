@@ -1,0 +1,286 @@
+"""Render a kustomization with the real kustomize, offline through a mirror when one is given.
+
+kustomize reports a failure as one long nested sentence; `explain_failure` turns the common ones
+(missing file, unknown remote tag or repository, YAML syntax) into a cause a user can act on, with
+the file and line that caused it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from trainops.model.paths import display
+from trainops.render import kustomization, mirror, raw_files, render_cache
+from trainops.render.kustomize import InProcessKustomize, Kustomize
+
+
+@dataclass(frozen=True)
+class RenderFailure(Exception):
+    file: Path
+    line: int | None
+    message: str
+    unreachable: bool = False  # git could not reach GitHub and no mirror stood in
+
+    def one_line(self) -> str:
+        where = display(self.file)
+        if self.line:
+            where += f":{self.line}"
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Origins:
+    """Turns kustomize's origin annotations into (where to show, local file or None)."""
+
+    wrapper: str  # the folder of the kustomization that asked for origins
+    paths: raw_files.PathMap
+    moved: tuple[str, str] | None = None  # a cached render of another root: (its root, this one)
+
+    def __call__(self, origin: dict) -> tuple[str, str | None]:
+        path = origin.get("path") or origin.get("configuredIn") or ""
+        if origin.get("repo"):
+            ref = f"?ref={origin['ref']}" if origin.get("ref") else ""
+            return f"{origin['repo']}//{path}{ref}", None
+        normalized = os.path.normpath(os.path.join(self.wrapper, path))
+        remote = self.paths.remote_origin(normalized)
+        if remote is not None:  # a remote base read from its checkout
+            return remote, None
+        local = self.paths.restore(normalized)
+        if "://" in local:  # a remote file read from the mirror
+            return local, None
+        if self.moved is not None:  # the same place relative to this root
+            rendered_at, here = self.moved
+            local = os.path.normpath(os.path.join(here, os.path.relpath(local, rendered_at)))
+        return local, local
+
+
+@dataclass(frozen=True)
+class Output:
+    text: str
+    origins: Origins
+    cached: bool  # read from the render cache, not rendered
+
+
+@dataclass(frozen=True)
+class Renderer:
+    kustomize: Kustomize | InProcessKustomize
+    mirror: Path | None = None
+    use_cache: bool = True
+
+    def environment(self) -> dict[str, str]:
+        return mirror.git_environment(self.mirror)
+
+    def build(self, directory: Path, env: dict[str, str] | None = None) -> str:
+        """Rendered YAML of the kustomization in `directory`; raises RenderFailure."""
+        return self.output(directory, env, origins=False).text
+
+    def render(self, directory: Path, env: dict[str, str] | None = None) -> Output:
+        """Rendered YAML with each object's origin annotation, and the function that turns an
+        origin into (source file, or remote repo//path?ref=, and the object's local file if any)."""
+        return self.output(directory, env, origins=True)
+
+    def output(self, directory: Path, env: dict[str, str] | None, origins: bool) -> Output:
+        if kustomization.kustomization_file(directory) is None:
+            raise RenderFailure(directory, None, "no kustomization.yaml in this folder")
+        try:
+            str(directory.resolve()).encode()
+        except UnicodeEncodeError:
+            # kustomize is handed paths in YAML, which is UTF-8: this one cannot be written there.
+            raise RenderFailure(
+                directory, None, "its path is not valid UTF-8: rename the folder to render it"
+            ) from None
+        for folder in kustomization.reachable(directory):
+            unreadable = kustomization.unreadable(folder)
+            if unreadable:
+                raise RenderFailure(unreadable[0], None, unreadable[1])
+        key = render_cache.key(self, directory, origins) if self.use_cache else None
+        if key is None:
+            text, found = self._run(directory, env, origins)
+            return Output(text, found, cached=False)
+        with render_cache.claimed(key):
+            hit = render_cache.load(key)
+            if hit is not None:
+                return Output(hit.text, Origins(hit.wrapper, hit.paths, hit.moved), cached=True)
+            text, found = self._run(directory, env, origins)
+            render_cache.store(key, text, found.wrapper, found.paths)
+        return Output(text, found, cached=False)
+
+    def release(self) -> None:
+        """No render follows soon: let the backend give back what it holds."""
+        self.kustomize.release()
+
+    def _backend_for(self, target: Path) -> Kustomize | InProcessKustomize:
+        """The in-process library renders only trees with nothing left to fetch (see kustomize)."""
+        backend = self.kustomize
+        if not isinstance(backend, InProcessKustomize):
+            return backend
+        if backend.fallback is not None and any(
+            kustomization.remote_entries(folder) for folder in kustomization.reachable(target)
+        ):
+            return backend.fallback
+        return backend
+
+    def _run(self, directory: Path, env: dict[str, str] | None, origins: bool):
+        try:
+            with (
+                raw_files.offline_tree(directory, self.mirror) as (target, paths),
+                tempfile.TemporaryDirectory(prefix="trainops-origin-") as scratch,
+            ):
+                backend = self._backend_for(target)
+                if origins:
+                    # kustomize records origins only when the built kustomization asks for
+                    # them; a wrapper asks without touching the user's files.
+                    wrapper = Path(scratch)
+                    relative = os.path.relpath(target, wrapper)
+                    (wrapper / "kustomization.yaml").write_text(
+                        f"resources:\n  - {relative}\nbuildMetadata: [originAnnotations]\n"
+                    )
+                    target = wrapper
+                done = backend.build(target, env if env is not None else self.environment())
+        except mirror.MirrorMiss as miss:
+            where = kustomization.locate_entry(miss.folder, miss.entry)
+            file, line = where if where else (miss.folder, None)
+            kind = "file" if raw_files.parse_raw_url(miss.entry) else "base"
+            raise RenderFailure(file, line, f"remote {kind} {miss.entry}: {miss}") from None
+        if done.returncode != 0:
+            raise explain_failure(paths.restore(done.stderr), directory, self.mirror, origins)
+        return done.stdout, Origins(scratch, paths)
+
+
+_KLOG_PREFIX = re.compile(r'^[EWIF]\d{4} [\d:.]+\s+\d+ \S+\] "command failed" err=[<"]?')
+_FROM = re.compile(r"accumulating resources from '([^']+)'")
+_GIT_FETCH = re.compile(
+    r"failed to run '\S*git fetch \S+ (\S+) ([^']+)': (.*?)(?:: exit status \d+)?$"
+)
+_MISSING = re.compile(r"evalsymlink failure on '([^']+)'")
+# The frame the origins wrapper adds: its one resource, the root, failed to build.
+_WRAPPER_FRAME = re.compile(
+    r"^accumulating resources: accumulation err='accumulating resources from '[^']*': "
+    r"'[^']*' must resolve to a file': (?:couldn't make target for|recursed accumulation of) "
+    r"path '[^']*': "
+)
+# A kustomization kustomize cannot read: in which folder (when it is not the root), on which line.
+_INVALID_KUSTOMIZATION = re.compile(
+    r"(?:couldn't make target for path '([^']+)': )?invalid Kustomization: "
+    r"(?:yaml: line (\d+): )?(.*)$"
+)
+_MALFORMED_YAML = re.compile(r"MalformedYAMLError: yaml: (?:line (\d+): )?(.*?) in File: (\S+)")
+# What git says when it cannot reach the host at all (as opposed to a missing ref or repository).
+_NETWORK_ERROR = re.compile(
+    r"Could not resolve|Failed to connect|Couldn't connect|Connection (refused|timed out|reset)|"
+    r"Network is unreachable|proxy",
+    re.IGNORECASE,
+)
+_REMOTE_REPO = re.compile(r"https://github\.com/([^/]+/[^/?]+?)(?:\.git)?(?://|/|\?|$)")
+
+
+def kustomize_message(stderr: str) -> str:
+    """kustomize's error as one line, with log prefixes and deprecation warnings dropped."""
+    lines = [
+        line.strip()
+        for line in stderr.splitlines()
+        if line.strip() and not line.startswith("# Warning") and line.strip() != ">"
+    ]
+    text = " ".join(lines)
+    text = _KLOG_PREFIX.sub("", text).removeprefix("Error: ").removeprefix("error: ")
+    return text.strip().strip('"')
+
+
+def explain_failure(
+    stderr: str, root: Path, mirror_dir: Path | None, wrapped: bool = False
+) -> RenderFailure:
+    """The failure as the user's files cause it. `wrapped`: the render went through the wrapper
+    that asks for origins, whose frame (the first) is dropped from the message."""
+    message = kustomize_message(stderr)
+    if wrapped:
+        message = _WRAPPER_FRAME.sub("", message, count=1)
+    entries = _FROM.findall(message)
+    innermost = entries[-1] if entries else None
+
+    fetch = _GIT_FETCH.search(message)
+    if fetch and innermost:
+        return _remote_failure(root, innermost, fetch.group(2), fetch.group(3), mirror_dir)
+
+    missing = _MISSING.search(message)
+    if missing:
+        target = Path(missing.group(1))
+        entry = innermost or target.name
+        where = kustomization.locate_entry(root, entry)
+        file, line = where if where else (root, None)
+        return RenderFailure(
+            file, line, f"'{entry}' does not exist ({target}): fix the path or create it"
+        )
+
+    malformed = _MALFORMED_YAML.search(message)
+    if malformed:
+        return _yaml_failure(root, malformed.group(3), malformed.group(2), malformed.group(1))
+
+    invalid = _INVALID_KUSTOMIZATION.search(message)
+    if invalid:
+        folder = Path(invalid.group(1)) if invalid.group(1) else root
+        line = int(invalid.group(2)) if invalid.group(2) else None
+        file = kustomization.kustomization_file(folder) or folder
+        return RenderFailure(file, line, f"invalid kustomization: {invalid.group(3)}")
+
+    where = kustomization.locate_entry(root, innermost) if innermost else None
+    file, line = where if where else (kustomization.kustomization_file(root) or root, None)
+    return RenderFailure(file, line, f"kustomize failed: {message}")
+
+
+def _remote_failure(
+    root: Path, entry: str, ref: str, git_error: str, mirror_dir: Path | None
+) -> RenderFailure:
+    where = kustomization.locate_entry(root, entry)
+    file, line = where if where else (root, None)
+    repo_match = _REMOTE_REPO.match(entry)
+    repo = repo_match.group(1) if repo_match else entry
+    if mirror_dir is not None and repo_match:
+        tags = mirror.mirror_tags(mirror_dir, repo)
+        if tags is None:
+            return RenderFailure(
+                file, line, f"remote base {entry}: the mirror {mirror_dir} has no repository {repo}"
+            )
+        if ref not in tags:
+            held = ", ".join(tags) or "none"
+            return RenderFailure(
+                file,
+                line,
+                f"remote base {entry}: ref {ref} is not in the mirror {mirror_dir} "
+                f"(it holds {held}); pin a tag the mirror holds or add it to the mirror",
+            )
+    git_error = git_error.replace("fatal: ", "").strip()
+    if mirror_dir is None and _NETWORK_ERROR.search(git_error):
+        return RenderFailure(
+            file, line, f"remote base {entry}: {mirror.NO_MIRROR}", unreachable=True
+        )
+    return RenderFailure(file, line, f"remote base {entry}: git could not fetch {ref}: {git_error}")
+
+
+def _yaml_failure(root: Path, name: str, go_message: str, go_line: str | None) -> RenderFailure:
+    """Re-parse the file kustomize rejected, for the exact line and PyYAML's clearer message."""
+    for folder in kustomization.reachable(root):
+        candidate = folder / name
+        if candidate.is_file():
+            try:
+                text = candidate.read_text(errors="replace")
+                list(yaml.load_all(text, Loader=yaml.CSafeLoader))
+            except yaml.MarkedYAMLError as error:
+                mark = error.problem_mark or error.context_mark
+                line = mark.line + 1 if mark else None
+                return RenderFailure(
+                    candidate, line, f"YAML syntax error: {error.problem or error}"
+                )
+            except yaml.YAMLError:
+                pass
+            return RenderFailure(
+                candidate, int(go_line) if go_line else None, f"YAML syntax error: {go_message}"
+            )
+    return RenderFailure(
+        root / name, int(go_line) if go_line else None, f"YAML syntax error: {go_message}"
+    )
