@@ -28,13 +28,14 @@ test: lint
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 2 --dist worksteal
 
 # Style, lint and types: ruff (config in pyproject.toml) on the tool, its tests and benchmarks,
-# and pyright in standard mode on the tool.
+# pyright in standard mode on the tool, and import-linter's contracts on the tool's import graph.
 LINTED := tools tests bench
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/pyright tools/trainops
+	$(BIN)/lint-imports --no-cache
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/bench_validate.py

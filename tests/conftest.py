@@ -12,9 +12,9 @@ import pytest
 from helpers import MIRROR, REPO
 from trainops.knowledge.schema import cache as schema_cache
 from trainops.model import objects
+from trainops.model.cache import cache_root
 from trainops.render import render_cache
 from trainops.render.kustomize import find_kustomize
-from trainops.render.mirror import cache_root
 from trainops.render.renderer import Renderer
 
 TEST_CACHE = REPO / ".cache" / "trainops-tests"

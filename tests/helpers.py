@@ -241,10 +241,15 @@ def validate_fixture(rule: str, config_file, renderer=None) -> list:
     """The findings of one rule on the roots of a fixture's own trainops.yaml."""
     from trainops.check.validate import Root, validate
     from trainops.model.config import load_config
+    from trainops.render import kustomization
+    from trainops.rules import RULES
 
-    config = load_config(config_file)
+    config = load_config(config_file, RULES)
     outcome = validate(
-        [Root(p) for p in config.root_paths()], renderer, config=config, selected={rule}
+        [Root(p) for p in kustomization.configured_roots(config)],
+        renderer,
+        config=config,
+        selected={rule},
     )
     # A fixture that no longer loads would make every "is clean" assertion pass vacuously.
     broken = [f for f in outcome.findings if f.rule in ("render-failed", "yaml-syntax")]

@@ -12,19 +12,21 @@ import yaml
 from helpers import ENVIRONMENTS, REPO, write_tree
 from trainops.check.validate import Root, validate
 from trainops.model.config import load_config
+from trainops.render import kustomization
+from trainops.rules import RULES
 
-RULES = {"storage", "schedulable", "runnable"}
+SELECTED = {"storage", "schedulable", "runnable"}
 
 
 def test_every_environment_has_a_profile():
-    config = load_config(REPO / "trainops.yaml")
+    config = load_config(REPO / "trainops.yaml", RULES)
     assert {f"overlays/{env}" for env in ENVIRONMENTS} <= set(config.environments)
     assert {"kind", "gke", "eks", "aks"} <= set(config.profiles)
 
 
 @pytest.mark.parametrize("cloud", ["gke", "eks", "aks"])
 def test_each_cloud_component_fits_its_profile_with_spot_and_gpus(renderer, tmp_path, cloud):
-    repository = load_config(REPO / "trainops.yaml")
+    repository = load_config(REPO / "trainops.yaml", RULES)
     layers = {
         "platform": (["base"], ["spot-platform", "gpu-platform", f"cloud-{cloud}"]),
         "workloads": (
@@ -55,9 +57,12 @@ def test_each_cloud_component_fits_its_profile_with_spot_and_gpus(renderer, tmp_
                 "components": [relative(f"components/{c}") for c in components],
             }
         )
-    config = load_config(write_tree(tmp_path, files) / "trainops.yaml")
+    config = load_config(write_tree(tmp_path, files) / "trainops.yaml", RULES)
     outcome = validate(
-        [Root(p) for p in config.root_paths()], renderer, config=config, selected=RULES
+        [Root(p) for p in kustomization.configured_roots(config)],
+        renderer,
+        config=config,
+        selected=SELECTED,
     )
     assert all(r.loaded for r in outcome.rendered), [r.failure for r in outcome.rendered]
     assert [(f.rule, f.message) for f in outcome.findings] == []

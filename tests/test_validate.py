@@ -142,9 +142,11 @@ def test_unknown_format_is_a_usage_error(tmp_path):
 
 def test_repository_config_declares_every_layer_and_entry_point():
     from trainops.model.config import load_config
+    from trainops.render import kustomization
+    from trainops.rules import RULES
 
-    config = load_config(REPO / "trainops.yaml")
-    roots = {str(path.relative_to(REPO)) for path in config.root_paths()}
+    config = load_config(REPO / "trainops.yaml", RULES)
+    roots = {str(path.relative_to(REPO)) for path in kustomization.configured_roots(config)}
     for env in ("kind", "cloud", "gpu", "volcano"):
         assert {
             f"overlays/{env}/{layer}" for layer in ("operators", "platform", "workloads")

@@ -22,6 +22,7 @@ from trainops.check.validate import Root, catalog_for, load_root, load_roots, ru
 from trainops.knowledge.profiles import profile_of
 from trainops.model.config import load_config
 from trainops.model.rendered import Cluster
+from trainops.rules import RULES
 from trainops.rules.schema import withhold_ill_shaped
 
 SOURCES = [
@@ -111,7 +112,7 @@ def test_validate_and_psa_never_crash_on_wrong_types(tmp_path_factory, mutations
 @pytest.fixture(scope="module")
 def crd_catalog(renderer):
     """The schema catalog with the pinned operators' CRDs, rendered once."""
-    config = load_config(REPO / "trainops.yaml")
+    config = load_config(REPO / "trainops.yaml", RULES)
     assert config is not None
     crd_roots = [Root(p) for p in config.crd_root_paths()]
     return catalog_for(
@@ -132,7 +133,7 @@ def test_every_rule_reads_custom_resources_of_the_wrong_shape_safely(
     withhold_ill_shaped(rendered, crd_catalog)
     # The repository's configuration, with this folder as an environment on a cloud profile:
     # without one, the storage, schedulable and runnable rules have no facts and return at once.
-    config = load_config(REPO / "trainops.yaml")
+    config = load_config(REPO / "trainops.yaml", RULES)
     assert config is not None
     config = dataclasses.replace(config, folder=top, environments={"env": "gke"})
     cluster = Cluster([rendered], crd_catalog, config, [rendered])

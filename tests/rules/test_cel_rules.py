@@ -140,7 +140,7 @@ def test_the_evaluator_loads_without_the_packages_cli_and_a_later_import_shares_
     refuses a second initialisation."""
     script = (
         "import sys\n"
-        "from trainops.schema import cel as ours\n"
+        "from trainops.knowledge.schema import cel as ours\n"
         "assert ours._Compiled().get('self.x > 1') is not None\n"
         "assert 'typer' not in sys.modules and 'prompt_toolkit' not in sys.modules, 'CLI loaded'\n"
         "import cel\n"

@@ -8,6 +8,8 @@ from helpers import REPO, RULE_FIXTURES
 from trainops.check.validate import Root, validate
 from trainops.model.config import load_config
 from trainops.model.objects import ObjectRef
+from trainops.render import kustomization
+from trainops.rules import RULES
 
 RULE = "gitops-lifecycle"
 FIXTURES = RULE_FIXTURES / RULE
@@ -15,9 +17,12 @@ FIXTURES = RULE_FIXTURES / RULE
 
 def configured_findings(fixture: str, renderer=None) -> list[tuple[str, str, str]]:
     """(object, path, message) of the rule on a fixture with its own trainops.yaml (its entry points)."""
-    config = load_config(FIXTURES / fixture / "trainops.yaml")
+    config = load_config(FIXTURES / fixture / "trainops.yaml", RULES)
     outcome = validate(
-        [Root(p) for p in config.root_paths()], renderer, config=config, selected={RULE}
+        [Root(p) for p in kustomization.configured_roots(config)],
+        renderer,
+        config=config,
+        selected={RULE},
     )
     return sorted(
         (f"{f.object.kind}/{f.object.name}", f.path, f.message)
@@ -135,7 +140,7 @@ def test_wrong_typed_fields_give_no_finding_and_no_traceback():
 @pytest.mark.parametrize("env", ["kind", "volcano"])
 def test_the_repository_is_clean(renderer, env):
     """Each environment's layers with both GitOps entry points, as `make validate` checks them."""
-    config = load_config(REPO / "trainops.yaml")
+    config = load_config(REPO / "trainops.yaml", RULES)
     roots = [REPO / "overlays" / env / layer for layer in ("operators", "platform", "workloads")]
     roots += [REPO / "gitops" / "argocd" / env / "apps", REPO / "gitops" / "flux" / env]
     outcome = validate([Root(p) for p in roots], renderer, config=config, selected={RULE})

@@ -2,7 +2,7 @@
 
 Two ranks of train.py join over torch.distributed (gloo, as the PyTorchJob runs them), and the
 test watches their TCP sockets in /proc while they train: every connection from one rank to a
-port the other (or the same) rank listens on must be one that trainops/network/traffic.py says
+port the other (or the same) rank listens on must be one that trainops/knowledge/network/traffic.py says
 a distributed job needs, and that the repository's NetworkPolicies let through between the
 PyTorchJob's Master and Worker pods. The store on MASTER_PORT alone would not do: gloo connects
 the ranks on other, ephemeral ports, which is what this test shows happening.

@@ -50,7 +50,7 @@ def key(renderer: Renderer | None, roots: Iterable[tuple[str, Path]]) -> str | N
     for name, path in roots:
         if not path.is_dir() or kustomization.kustomization_file(path) is None:
             return None
-        render_key = render_cache.key(renderer, path, origins=True)
+        render_key = render_cache.key(renderer.kustomize, renderer.mirror, path, origins=True)
         if render_key is None:
             return None
         parts += [name, render_key.digest]

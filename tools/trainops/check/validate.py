@@ -99,7 +99,7 @@ def roots_in_context(
     roots_from_arguments(paths)  # every path exists
     if config is None:
         return [Root(p) for p in paths], None, []
-    configured = config.root_paths()
+    configured = kustomization.configured_roots(config)
     whole: list[Root] = []
     context: list[Root] = []
     files: set[Path] = set()
@@ -485,7 +485,7 @@ def load_with_crd_roots(
     load: Callable[[list[Root]], list[Rendered]],
 ) -> WithCrdRoots:
     """load(roots + crd_roots), except that CRD roots unchanged since a run that read them
-    cleanly are not read: their schemas come from one cache entry (schema/crd_roots.py), which
+    cleanly are not read: their schemas come from one cache entry (check/crd_roots.py), which
     CRD roots read cleanly now fill."""
     notes: list[str] = []
     key = crd_roots_cache.key(renderer, [(r.name, r.path) for r in crd_roots])
@@ -556,6 +556,7 @@ def validate(
     cluster_of = clusters(rendered)
     for cluster in {id(c): c for c in cluster_of.values()}.values():
         cluster.catalog, cluster.config, cluster.everything = catalog, config, rendered
+        cluster.rule_ids = frozenset(RULES)
     ran = _rules_to_run(selected, config)
     findings = [
         finding for result in rendered for finding in run_rules(result, cluster_of[id(result)], ran)

@@ -11,6 +11,7 @@ from trainops.commands.options import add_mirror_option, renderer_from
 from trainops.model.config import load_config
 from trainops.model.errors import CannotRun
 from trainops.render.renderer import RenderFailure
+from trainops.rules import RULES
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise CannotRun(f"{args.directory}: cannot be read: {error.strerror or error}") from None
     try:
-        sys.stdout.write(renderer_from(args, load_config(None)).build(args.directory))
+        sys.stdout.write(renderer_from(args, load_config(None, RULES)).build(args.directory))
     except RenderFailure as failure:
         raise CannotRun(failure.one_line()) from None
     return 0

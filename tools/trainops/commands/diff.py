@@ -10,6 +10,7 @@ from trainops.commands.options import add_config_option, add_mirror_option, rend
 from trainops.model.config import load_config
 from trainops.model.errors import CannotRun
 from trainops.render.renderer import Renderer
+from trainops.rules import RULES
 
 # The reviewing modules are imported when `diff` runs: every other command starts without them.
 FORMATS = ("json", "markdown", "text")  # trainops.report.reviews.REVIEW_REPORTERS
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     from trainops.review.compare import review
 
     top = revisions.repository_top(Path.cwd())
-    config = load_config(args.config)
+    config = load_config(args.config, RULES)
     config_folder = (
         config.folder.relative_to(top).as_posix()
         if config and config.folder.is_relative_to(top)

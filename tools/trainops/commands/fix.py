@@ -27,6 +27,7 @@ from trainops.commands.options import (
 from trainops.model import headers
 from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS, load_config
 from trainops.model.errors import CannotRun
+from trainops.rules import RULES
 from trainops.rules.crd_header import problems, source_files
 
 
@@ -133,7 +134,7 @@ def _write(original: _Original, text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    config = load_config(args.config)
+    config = load_config(args.config, RULES)
     focus = None
     if args.paths:
         roots, focus, skipped = roots_in_context(args.paths, config)

@@ -43,7 +43,11 @@ def renderer_from(args: argparse.Namespace, config: Config | None = None) -> Ren
 
 def default_roots(config: Config | None) -> list[Root]:
     """The roots trainops.yaml lists, or else every kustomization no other one includes."""
-    paths = config.root_paths() if config else kustomization.discover_roots(Path.cwd())
+    paths = (
+        kustomization.configured_roots(config)
+        if config
+        else kustomization.discover_roots(Path.cwd())
+    )
     if not paths:
         raise CannotRun(
             "nothing to do: no PATH given, no roots in trainops.yaml, no kustomization found"

@@ -20,6 +20,7 @@ from trainops.commands.options import (
 )
 from trainops.knowledge import pins
 from trainops.model.config import load_config
+from trainops.rules import RULES
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -66,7 +67,7 @@ def collect(roots: list[Root], renderer) -> list[pins.Pin]:
 
 
 def run(args: argparse.Namespace) -> int:
-    config = load_config(args.config)
+    config = load_config(args.config, RULES)
     roots = roots_from_arguments(args.paths) if args.paths else default_roots(config)
     renderer = renderer_from(args, config) if any(r.is_kustomization for r in roots) else None
     found = collect(roots, renderer)

@@ -10,6 +10,7 @@ from trainops.commands.options import add_config_option, add_mirror_option, rend
 from trainops.knowledge.schema.export import export
 from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS, load_config
 from trainops.model.errors import CannotRun
+from trainops.rules import RULES
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    config = load_config(args.config)
+    config = load_config(args.config, RULES)
     crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
     renderer = renderer_from(args, config) if crd_roots else None
     loaded = load_or_fail(crd_roots, renderer)

@@ -18,7 +18,7 @@ from trainops.model.errors import CannotRun
 from trainops.model.findings import Severity
 from trainops.render.kustomize import version_warning
 from trainops.report import REPORTERS
-from trainops.rules import get_rule
+from trainops.rules import RULES, get_rule
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise CannotRun(f"--jobs must be at least 1, not {args.jobs}")
     selected = _selected(args.select)
-    config = load_config(args.config)
+    config = load_config(args.config, RULES)
     focus, skipped = None, []
     if args.paths:
         roots, focus, skipped = roots_in_context(args.paths, config)

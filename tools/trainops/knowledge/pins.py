@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from trainops.knowledge.pod_templates import templates_of
 from trainops.model.objects import ObjectRef, Unreadable, read_text
 from trainops.model.paths import display
 from trainops.model.rendered import Rendered
@@ -160,7 +161,7 @@ def image_pins(rendered: Rendered, failing_only: bool = False) -> list[Pin]:
     found = []
     sources: dict[str, list[str]] = {}
     for obj in rendered.objects:
-        for template in obj.pod_templates:
+        for template in templates_of(obj):
             for key in ("initContainers", "containers", "ephemeralContainers"):
                 for index, container in indexed_mappings(template.spec.get(key)):
                     image = container.get("image")

@@ -9,6 +9,7 @@ from functools import cache
 
 import jsonschema_rs
 
+from trainops.model.objects import K8sObject
 from trainops.model.shape import mapping, sequence
 
 # The volume sources a volume may name; one with none of them is defaulted to an emptyDir.
@@ -199,3 +200,9 @@ def _ill_shaped(template: PodTemplate) -> bool:
         type(error.kind).__name__ in _SHAPE_ERRORS
         for error in _template_validator().iter_errors(shaped)
     )
+
+
+def templates_of(obj: K8sObject) -> list[PodTemplate]:
+    """obj's pod templates, defaulted and well-shaped: found once per object, for most rules read
+    them and the shape check is the costly part."""
+    return obj.memo("pod templates", lambda o: pod_templates(o.doc))

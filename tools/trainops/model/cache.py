@@ -15,11 +15,18 @@ import os
 import tempfile
 from pathlib import Path
 
-from trainops.render.mirror import cache_root
-
 MAX_BYTES_ENV = "TRAINOPS_CACHE_MAX_MB"
 DEFAULT_MAX_MB = 512
 _SUFFIX = ".entry"
+
+
+def cache_root() -> Path:
+    """Where trainops keeps what it can compute again: renders, parses, mirrors, schemas."""
+    configured = os.environ.get("TRAINOPS_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "trainops"
 
 
 def folder(name: str) -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -13,7 +14,6 @@ import yaml
 from trainops.model.errors import CannotRun
 from trainops.model.objects import Unreadable, excessive, read_text
 from trainops.model.paths import display
-from trainops.render import kustomization
 
 CONFIG_NAME = "trainops.yaml"
 DEFAULT_KUBERNETES_VERSIONS = ["v1.32"]
@@ -60,12 +60,13 @@ class Config:
     ignores: list[PathIgnore] = field(default_factory=list)
     file: Path | None = None
     mirror: Path | None = None  # the `mirror:` entry, resolved against the config's folder
-    # Cluster profiles (trainops.profiles reads them), as the schema checked them.
+    # Cluster profiles (trainops.knowledge.profiles reads them), as the schema checked them.
     environments: dict[str, str] = field(default_factory=dict)
     profiles: dict[str, dict] = field(default_factory=dict)
     images: dict[str, dict] = field(default_factory=dict)
 
-    def _expand(self, patterns: list[str], what: str) -> list[Path]:
+    def expand(self, patterns: list[str], what: str) -> list[Path]:
+        """The files and folders `patterns` (globs relative to the config's folder) match."""
         paths: list[Path] = []
         for pattern in patterns:
             if Path(pattern).is_absolute():
@@ -83,14 +84,8 @@ class Config:
             paths.extend(matched)
         return paths
 
-    def root_paths(self) -> list[Path]:
-        if self.roots is None:  # named from the config's folder, as the patterns' matches are
-            top = self.folder.resolve()
-            return [self.folder / p.relative_to(top) for p in kustomization.discover_roots(top)]
-        return self._expand(self.roots, "root")
-
     def crd_root_paths(self) -> list[Path]:
-        return self._expand(self.crd_roots, "crdRoots")
+        return self.expand(self.crd_roots, "crdRoots")
 
     def skipped(self, api_version: str, kind: str) -> SkippedKind | None:
         return next((s for s in self.skip_kinds if s.matches(api_version, kind)), None)
@@ -138,8 +133,9 @@ def find_config(start: Path | None = None) -> Path | None:
     return None
 
 
-def load_config(path: Path | None) -> Config | None:
-    """The config at `path`, or the `trainops.yaml` find_config finds, if there is one."""
+def load_config(path: Path | None, known_rules: Collection[str]) -> Config | None:
+    """The config at `path`, or the `trainops.yaml` find_config finds, if there is one; the rules
+    it configures or ignores must be among `known_rules` (the registry's ids)."""
     if path is None:
         path = find_config()
         if path is None:
@@ -165,12 +161,10 @@ def load_config(path: Path | None) -> Config | None:
         raise CannotRun(
             f"{path}{_location(first)}: {first.message} (schema: schemas/trainops-config.schema.json)"
         )
-    from trainops.rules import RULES  # here: the rules import this module's types
-
     for place, rule in [("rules", r) for r in data.get("rules", {})] + [
         ("ignore", i["rule"]) for i in data.get("ignore", [])
     ]:
-        if rule not in RULES:
+        if rule not in known_rules:
             raise CannotRun(
                 f"{path} at {place}: unknown rule {rule!r}; `trainops rules` lists them"
             )

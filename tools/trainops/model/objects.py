@@ -9,10 +9,10 @@ import re
 import stat
 import struct
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
 import yaml
 import yaml_rs
@@ -20,8 +20,7 @@ import yaml_rs
 from trainops.model import cache
 from trainops.model.paths import display
 
-if TYPE_CHECKING:
-    from trainops.knowledge.pod_templates import PodTemplate
+T = TypeVar("T")
 
 # A document marker at column 0 always starts a new document, even inside a block scalar,
 # so splitting on it is exact and lets one bad document leave the others readable.
@@ -76,13 +75,12 @@ class K8sObject:
     def ref(self) -> ObjectRef:
         return ObjectRef(self.api_version, self.kind, self.namespace, self.name)
 
-    @cached_property
-    def pod_templates(self) -> list[PodTemplate]:
-        """Its pod templates, defaulted and well-shaped (see psa.pods.pod_templates): found once,
-        for most rules read them and the shape check is the costly part."""
-        from trainops.knowledge.pod_templates import pod_templates
-
-        return pod_templates(self.doc)
+    def memo(self, key: str, compute: Callable[[K8sObject], T]) -> T:
+        """compute(self), once per object: for what several rules derive from the same object."""
+        found = self.__dict__.setdefault("_memo", {})
+        if key not in found:
+            found[key] = compute(self)
+        return found[key]
 
 
 @dataclass(frozen=True)
@@ -518,7 +516,7 @@ def _from_payload(payload: bytes, file: str) -> Parsed | None:
         return None
     # JSON holds no aliases and no values JSON lacks, and json.loads refuses nesting deeper than
     # the recursion limit; what is left to check (the object's own shape) is cheap. The entry's
-    # hash was verified on read (trainops/cache.py), so the full walk would only repeat the parse's.
+    # hash was verified on read (trainops/model/cache.py), so the full walk would only repeat the parse's.
     if any(_object_reason(obj.doc) or not _is_line(obj.line) for obj in objects) or not all(
         _is_line(p.line) and isinstance(p.message, str) for p in syntax_errors + malformed
     ):

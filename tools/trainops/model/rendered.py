@@ -5,14 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from trainops.model.config import Config
 from trainops.model.objects import K8sObject, Problem
 from trainops.model.shape import mapping
-
-if TYPE_CHECKING:  # both import the rules, which import this module
-    from trainops.knowledge.schema.catalog import Catalog
-    from trainops.model.config import Config
 
 
 @dataclass
@@ -38,11 +34,14 @@ class Cluster:
     need to know beyond one root, such as namespaces' labels or an operator's configuration."""
 
     roots: list[Rendered]
-    catalog: Catalog | None = None  # shared by every cluster of a run
+    # The run's schemas, shared by every cluster of a run: a knowledge.schema.catalog.Catalog,
+    # read through its catalog_of() (this package knows nothing of schemas).
+    catalog: object = None
     config: Config | None = None
     everything: list[Rendered] = field(
         default_factory=list
     )  # every root of the run, for cross-root rules
+    rule_ids: frozenset[str] = frozenset()  # every rule of the registry, for ignores naming them
 
     def memo(self, key: str, compute):
         """compute(self), once per cluster: for facts several objects ask about."""

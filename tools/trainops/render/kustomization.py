@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 
 from trainops.model import objects
+from trainops.model.config import Config
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 _REFERENCE_FIELDS = ("resources", "bases", "components")
@@ -171,6 +172,15 @@ def discover_roots(top: Path) -> list[Path]:
         for directory in found
         if directory not in included and read_kustomization(directory).get("kind") != "Component"
     ]
+
+
+def configured_roots(config: Config) -> list[Path]:
+    """The roots `config` names, or where it names none every kustomization under its folder that
+    no other includes (named from the config's folder, as the patterns' matches are)."""
+    if config.roots is None:
+        top = config.folder.resolve()
+        return [config.folder / p.relative_to(top) for p in discover_roots(top)]
+    return config.expand(config.roots, "root")
 
 
 def locate_entry(root: Path, entry: str) -> tuple[Path, int] | None:

@@ -15,19 +15,11 @@ import os
 import re
 from pathlib import Path
 
-from trainops.model import processes
+from trainops.model import cache, processes
 from trainops.model.errors import CannotRun
 
 GITHUB = "https://github.com/"
 _COPIED_FILES = ("HEAD", "config", "packed-refs")
-
-
-def cache_root() -> Path:
-    configured = os.environ.get("TRAINOPS_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "trainops"
 
 
 def mirror_repositories(mirror: Path) -> list[Path]:
@@ -55,7 +47,7 @@ def shadow_mirror(mirror: Path) -> Path:
     if not mirror.is_dir():
         raise CannotRun(f"{mirror}: mirror folder does not exist")
     key = hashlib.sha256(str(mirror).encode()).hexdigest()[:16]
-    shadow = cache_root() / "mirrors" / key
+    shadow = cache.cache_root() / "mirrors" / key
     for repository in mirror_repositories(mirror):
         target = shadow / repository.relative_to(mirror)
         (target / "refs").mkdir(parents=True, exist_ok=True)

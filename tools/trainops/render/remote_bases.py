@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs
 
-from trainops.model import processes
+from trainops.model import cache, processes
 from trainops.model.errors import CannotRun
 from trainops.render import mirror
 
@@ -88,7 +88,7 @@ def commit_of(mirror_dir: Path, owner_repo: str, ref: str) -> str | None:
 def tree(mirror_dir: Path, owner_repo: str, commit: str) -> Path:
     """The checked-out files of `owner_repo` at `commit`, checked out on first use and verified
     against the commit (git compares them with the index kept beside them) once per run."""
-    target = mirror.cache_root() / "remotes" / owner_repo / commit
+    target = cache.cache_root() / "remotes" / owner_repo / commit
     repository = mirror.shadow_mirror(mirror_dir) / "github.com" / f"{owner_repo}.git"
     with _lock:
         if target in _verified:

@@ -30,7 +30,7 @@ from trainops.model.errors import CannotRun
 from trainops.render import kustomization, raw_files, remote_bases
 
 if TYPE_CHECKING:
-    from trainops.render.renderer import Renderer
+    from trainops.render.kustomize import InProcessKustomize, Kustomize
 
 FOLDER = "renders-v3"
 # The modules that build the tree kustomize renders and read its output back.
@@ -108,11 +108,13 @@ class Key:
     root: Path  # origins of a hit are moved from the root it was rendered at to this one
 
 
-def key(renderer: Renderer, directory: Path, origins: bool) -> Key | None:
-    read = inputs(directory, renderer.mirror)
+def key(
+    backend: Kustomize | InProcessKustomize, mirror: Path | None, directory: Path, origins: bool
+) -> Key | None:
+    """The key of `directory`'s render by `backend` (None when what it reads cannot be pinned)."""
+    read = inputs(directory, mirror)
     if read is None:
         return None
-    backend = renderer.kustomize
     try:
         version = backend.version()
     except CannotRun:

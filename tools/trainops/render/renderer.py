@@ -99,7 +99,11 @@ class Renderer:
             unreadable = kustomization.unreadable(folder)
             if unreadable:
                 raise RenderFailure(unreadable[0], None, unreadable[1])
-        key = render_cache.key(self, directory, origins) if self.use_cache else None
+        key = (
+            render_cache.key(self.kustomize, self.mirror, directory, origins)
+            if self.use_cache
+            else None
+        )
         if key is None:
             text, found = self._run(directory, env, origins)
             return Output(text, found, cached=False)

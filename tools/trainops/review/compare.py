@@ -26,6 +26,7 @@ from trainops.render import kustomization
 from trainops.render.renderer import Renderer
 from trainops.render.revisions import Revision, checked_out
 from trainops.review import crddiff, objectdiff
+from trainops.rules import RULES
 
 CRD_KIND = "CustomResourceDefinition"
 
@@ -163,10 +164,10 @@ def snapshot(
     """Render and check `root_names` (repository-relative; default: the config's roots) in `tree`."""
     with _inside(tree):
         config_file = Path(config_folder) / CONFIG_NAME
-        config = load_config(config_file) if config_file.is_file() else None
+        config = load_config(config_file, RULES) if config_file.is_file() else None
         if root_names is None:
             paths = (
-                config.root_paths()
+                kustomization.configured_roots(config)
                 if config
                 else kustomization.discover_roots(tree / config_folder)
             )

@@ -1,4 +1,9 @@
-"""The rule registry: every rule is a module with ID, SEVERITY, SUMMARY, a docstring and check()."""
+"""The rules, one a module, and their registry (RULES).
+
+Every rule is a module with ID, SEVERITY, SUMMARY, a docstring (what it catches, why it matters,
+how to fix) and check(rendered, cluster) yielding findings. A rule judges with `trainops.model`
+and `trainops.knowledge` and never imports another rule: what two rules share is knowledge.
+"""
 
 from __future__ import annotations
 

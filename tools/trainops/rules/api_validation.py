@@ -16,7 +16,7 @@ the API server words it (kubernetes pkg/apis/core/validation and friends):
 - Job/CronJob counts and schedule, PVCs without an access mode or storage request, Services
   without ports or with unnamed ports among several, NetworkPolicy `endPort` below `port`.
 - The Pods operators create from templates in custom resources (Kubeflow jobs, Ray clusters and
-  jobs, JobSet, Volcano), validated as Pods with what each operator adds (trainops/operator_pods.py,
+  jobs, JobSet, Volcano), validated as Pods with what each operator adds (trainops/knowledge/operator_pods.py,
   from the pinned sources): the Training Operator's `init-pytorch`; KubeRay's `wait-gcs-ready` and
   autoscaler, and the Job its RayJob submitter template becomes; Volcano's svc plugin (each Pod's
   hostname `<job>-<task>-<index>` and subdomain `<job>` must be DNS labels, a `<job>-svc` volume
@@ -38,6 +38,8 @@ from collections.abc import Iterator
 from trainops.knowledge.apivalidation import kinds, meta
 from trainops.knowledge.apivalidation.pod import PodContext, validate_pod_spec
 from trainops.knowledge.operator_pods import OPERATORS, OperatorPod, operator_pod
+from trainops.knowledge.pod_templates import templates_of
+from trainops.knowledge.schema.catalog import catalog_of
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster, Rendered
@@ -53,7 +55,7 @@ RELAXED_ENV_NAMES_FROM = (
 
 
 def _relaxed(cluster: Cluster) -> bool:
-    versions = getattr(cluster.catalog, "kubernetes_versions", None) or []
+    versions = catalog.kubernetes_versions if (catalog := catalog_of(cluster)) else []
     minors = [
         int(v.split(".")[1])
         for v in versions
@@ -77,7 +79,7 @@ def _template_context(
 
 
 def _is_custom(obj: K8sObject, cluster: Cluster) -> bool:
-    catalog = cluster.catalog
+    catalog = catalog_of(cluster)
     return (
         bool(catalog is not None and catalog.installer_of(obj.api_version, obj.kind) is not None)
         or obj.group in OPERATORS
@@ -93,7 +95,7 @@ def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[s
     check = kinds.KIND_CHECKS.get((obj.group, obj.kind))
     if check is not None:
         yield from check(obj.doc)
-    for template in obj.pod_templates:
+    for template in templates_of(obj):
         built = operator_pod(obj, template, cluster) if custom else OperatorPod(template)
         prefix = ""
         if custom:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trainops.knowledge.schema import cel
+from trainops.knowledge.schema.catalog import catalog_of
 from trainops.model.findings import Finding, Severity
 from trainops.model.rendered import Cluster, Rendered
 
@@ -29,7 +30,7 @@ SUMMARY = "custom resources pass their CRDs' CEL validation rules (x-kubernetes-
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
-    catalog = cluster.catalog
+    catalog = catalog_of(cluster)
     if catalog is None:
         return
     for obj in rendered.objects:

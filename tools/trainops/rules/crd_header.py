@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from trainops.knowledge.schema.catalog import catalog_of
 from trainops.model import headers
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import Parsed, Unreadable, parse_file, parse_stream, read_text
@@ -77,7 +78,8 @@ def problems(
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
-    if cluster.catalog is None:
+    catalog = catalog_of(cluster)
+    if catalog is None:
         return
     for file in source_files(rendered):
         try:
@@ -85,7 +87,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         except Unreadable:
             continue  # the loader reports a file it cannot read
         # The file's objects as the loader parsed them: each file is parsed once per run.
-        _, issues = problems(text, file, cluster.catalog, parse_file(Path(file), text))
+        _, issues = problems(text, file, catalog, parse_file(Path(file), text))
         for issue in issues:
             yield Finding(
                 ID,

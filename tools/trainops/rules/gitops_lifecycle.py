@@ -45,10 +45,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from trainops.knowledge.kueue import kueue_configuration
+from trainops.knowledge.pod_templates import templates_of
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster, Rendered
-from trainops.rules.kueue_admission import kueue_configuration
 
 ID = "gitops-lifecycle"
 SEVERITY = Severity.ERROR
@@ -169,7 +170,7 @@ def _templates(obj: K8sObject) -> list:
     # pod_templates expects the nesting its kinds' schemas define; an object that breaks it is the
     # schema rule's finding, not a reason to stop.
     try:
-        return obj.pod_templates
+        return templates_of(obj)
     except (AttributeError, TypeError):
         return []
 

@@ -25,14 +25,12 @@ SUMMARY = "ignore annotations name known rules and give a reason"
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
-    from trainops.rules import RULES
-
     for obj in rendered.objects:
         found, problems = ignores.object_ignores(obj.doc)
         problems += [
             f"ignore names unknown rule {i.rule!r}; `trainops rules` lists them"
             for i in found
-            if i.rule not in RULES
+            if i.rule not in cluster.rule_ids
         ]
         for problem in problems:
             yield Finding(

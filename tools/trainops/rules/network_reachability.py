@@ -12,7 +12,7 @@ layer of `overlays/<env>`) block, in whole or in part, with the policies that bl
 - every pod to the cluster DNS (kube-system pods `k8s-app: kube-dns`, UDP and TCP 53);
 - the API server to the pods behind each admission webhook, conversion webhook and aggregated
   API Service, on the Service's target port, where a policy isolates those pods.
-Which connections each framework needs, and why, is data in `trainops/network/traffic.py`, with
+Which connections each framework needs, and why, is data in `trainops/knowledge/network/traffic.py`, with
 its upstream sources. Policy semantics follow the Kubernetes documentation: a pod a policy
 selects is isolated in that policy's directions; a connection needs the source's egress and the
 destination's ingress; `ipBlock` peers never match pods.

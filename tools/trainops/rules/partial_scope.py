@@ -22,12 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from trainops.knowledge.kueue import QUEUE_LABEL, framework, kueue_configuration
+from trainops.knowledge.pod_templates import templates_of
 from trainops.knowledge.psa.injected import receives_pytorch_init, training_operator_in
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster, Rendered
 from trainops.model.shape import mapping
-from trainops.rules.kueue_admission import QUEUE_LABEL, framework, kueue_configuration
 
 ID = "partial-scope"
 SEVERITY = Severity.WARNING
@@ -52,7 +53,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
 
     for obj in rendered.objects:
         namespace = obj.namespace if isinstance(obj.namespace, str) else None
-        templates = obj.pod_templates
+        templates = templates_of(obj)
         if namespace and templates and cluster.namespace_labels(namespace) is None:
             yield from once(
                 ("namespace", namespace),

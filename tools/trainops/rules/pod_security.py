@@ -8,7 +8,7 @@ PyTorchJob with a Master gets the Training Operator's `init-pytorch` init contai
 workers, evaluated from the template the operators layer of the same environment configures (the
 operator's unrestricted built-in one when none is); so do KubeRay's autoscaler sidecar and
 Volcano's `wait-for-master` init container (pytorch plugin, `--wait-master-enabled`), both without a
-securityContext unless configured (trainops/operator_pods.py). `audit` and `warn` labels give
+securityContext unless configured (trainops/knowledge/operator_pods.py). `audit` and `warn` labels give
 warnings.
 A namespace this environment does not define, or defines without labels, is privileged.
 
@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trainops.knowledge.operator_pods import operator_pod
+from trainops.knowledge.pod_templates import templates_of
 from trainops.knowledge.psa.evaluate import evaluate_template
 from trainops.knowledge.psa.registry import LEVELS, PRIVILEGED, PolicyError, parse_version
 from trainops.model.findings import Finding, Severity
@@ -62,7 +63,7 @@ def _policy(labels: dict[str, str], mode: str) -> tuple[str, int | None, str] | 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     for obj in rendered.objects:
-        templates = obj.pod_templates
+        templates = templates_of(obj)
         if not templates or not obj.namespace:
             continue
         labels = cluster.namespace_labels(obj.namespace)

@@ -32,13 +32,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.knowledge import profiles
+from trainops.knowledge import kueue, profiles
+from trainops.knowledge.pod_templates import templates_of
 from trainops.model import quantity
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster, Rendered
 from trainops.model.shape import indexed_mappings, mapping, mappings
-from trainops.rules import kueue_admission
 
 ID = "runnable"
 SEVERITY = Severity.ERROR
@@ -75,7 +75,7 @@ def _distributed(obj: K8sObject) -> bool:
 
 
 def _container_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) -> Iterator[Finding]:
-    for template in obj.pod_templates:
+    for template in templates_of(obj):
         for index, container in indexed_mappings(template.spec.get("containers")):
             path = template.child(f"spec.containers[{index}]")
             image = str(container.get("image", ""))
@@ -134,7 +134,7 @@ def _elastic_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) -> I
     if maximum <= replicas:
         return
     profile = profiles.profile_of(cluster)
-    if kueue_admission.QUEUE_LABEL in mapping(mapping(obj.doc.get("metadata")).get("labels")):
+    if kueue.QUEUE_LABEL in mapping(mapping(obj.doc.get("metadata")).get("labels")):
         why = "Kueue admits and holds quota for the replicas as written"
     elif profile is not None and "metrics-server" not in profile.addons:
         why = (

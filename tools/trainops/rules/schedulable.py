@@ -33,14 +33,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from trainops.knowledge import profiles
+from trainops.knowledge import kueue, profiles
+from trainops.knowledge.pod_templates import templates_of
 from trainops.knowledge.profiles import NodePool, Profile
 from trainops.model import quantity
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster, Rendered
 from trainops.model.shape import indexed_mappings, mapping, mappings, sequence
-from trainops.rules import kueue_admission
 
 ID = "schedulable"
 SEVERITY = Severity.ERROR
@@ -112,14 +112,12 @@ def _assignments(
 ) -> list[list[str]] | None:
     """Every combination of flavors (one per resource group the pod uses) Kueue may assign, or
     None when Kueue does not place this pod (not a managed job, or its queue is not found)."""
-    if kueue_admission.framework(obj) is None:
+    if kueue.framework(obj) is None:
         return None
-    kueue = cluster.memo("kueue", kueue_admission._Kueue)
-    queue_name = mapping(mapping(obj.doc.get("metadata")).get("labels")).get(
-        kueue_admission.QUEUE_LABEL
-    )
-    local = kueue.local_queues.get((obj.namespace, queue_name))
-    queue = kueue.cluster_queues.get(
+    defined_queues = cluster.memo("kueue", kueue.Kueue)
+    queue_name = mapping(mapping(obj.doc.get("metadata")).get("labels")).get(kueue.QUEUE_LABEL)
+    local = defined_queues.local_queues.get((obj.namespace, queue_name))
+    queue = defined_queues.cluster_queues.get(
         (mapping(local.doc.get("spec")) if local else {}).get("clusterQueue")
     )
     if queue is None:
@@ -138,7 +136,7 @@ def _assignments(
             if name not in defined or not _compatible(spec, defined[name]):
                 continue
             # Kueue moves on to the next flavor when this one cannot hold the pod at all.
-            if all(sum(kueue.available(queue, name, r)) >= v for r, v in wanted.items()):
+            if all(sum(defined_queues.available(queue, name, r)) >= v for r, v in wanted.items()):
                 names.append(name)
         if names:
             choices.append(names)
@@ -149,9 +147,9 @@ def _pod_findings(
     rendered: Rendered, obj: K8sObject, profile: Profile, cluster: Cluster
 ) -> Iterator[Finding]:
     defined = cluster.memo("schedulable-flavors", _flavors)
-    for template in obj.pod_templates:
+    for template in templates_of(obj):
         try:
-            requests = kueue_admission.pod_requests(template.spec)
+            requests = kueue.pod_requests(template.spec)
         except ValueError as error:
             yield _finding(
                 rendered,

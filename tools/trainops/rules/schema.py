@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.knowledge.schema.catalog import Catalog
+from trainops.knowledge.schema.catalog import Catalog, catalog_of
 from trainops.model.findings import Finding, Severity
 from trainops.model.rendered import Cluster, Rendered
 
@@ -55,7 +55,7 @@ def withhold_ill_shaped(rendered: Rendered, catalog: Catalog) -> None:
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
-    catalog = cluster.catalog
+    catalog = catalog_of(cluster)
     if catalog is None:
         return
     for obj in rendered.objects + rendered.ill_shaped:

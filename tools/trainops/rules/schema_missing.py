@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from trainops.knowledge.schema.catalog import catalog_of
 from trainops.model.findings import Finding, Severity
 from trainops.model.rendered import Cluster, Rendered
 
@@ -25,7 +26,7 @@ SUMMARY = "every kind has a schema, or is skipped with a reason"
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
-    catalog = cluster.catalog
+    catalog = catalog_of(cluster)
     if catalog is None:
         return
     for obj in rendered.objects:

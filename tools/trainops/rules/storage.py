@@ -28,6 +28,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from trainops.knowledge import profiles
+from trainops.knowledge.pod_templates import templates_of
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster, Rendered
@@ -52,7 +53,7 @@ def _users_by_claim(cluster: Cluster) -> dict[tuple[str | None, str], dict[str, 
     """(namespace, claim) -> {"uid": {"65532 (PyTorchJob x)", …}, "fsGroup": {…}} over the environment."""
     found: dict[tuple[str | None, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for obj in cluster.objects():
-        for template in obj.pod_templates:
+        for template in templates_of(obj):
             spec = template.spec
             claims = {
                 mapping(v.get("persistentVolumeClaim")).get("claimName")

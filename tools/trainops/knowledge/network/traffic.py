@@ -18,7 +18,7 @@ from trainops.knowledge.network.services import (
     service_selector,
     services,
 )
-from trainops.knowledge.pod_templates import PodTemplate
+from trainops.knowledge.pod_templates import PodTemplate, templates_of
 from trainops.model.objects import K8sObject
 from trainops.model.shape import mapping, mappings, sequence
 
@@ -172,7 +172,7 @@ def _operator_labels(obj: K8sObject, template: PodTemplate) -> tuple[dict[str, s
 
 def pods_of(obj: K8sObject) -> list[Pods]:
     found = []
-    for template in obj.pod_templates:
+    for template in templates_of(obj):
         added, role, replicas = _operator_labels(obj, template)
         endpoint = Endpoint(
             f"{role} of {obj.kind} {obj.name}",

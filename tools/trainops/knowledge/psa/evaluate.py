@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trainops.knowledge.pod_templates import PodTemplate
+from trainops.knowledge.pod_templates import PodTemplate, templates_of
 from trainops.knowledge.psa.registry import evaluate
 from trainops.model.objects import K8sObject
 
@@ -44,7 +44,7 @@ def evaluate_object(
     level: str, minor: int | None, obj: K8sObject
 ) -> list[TemplateViolation] | None:
     """Violations of all of an object's pod templates; None if the object runs no pods."""
-    templates = obj.pod_templates
+    templates = templates_of(obj)
     if not templates:
         return None
     return [v for template in templates for v in evaluate_template(level, minor, template)]

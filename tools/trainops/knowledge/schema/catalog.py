@@ -10,6 +10,7 @@ import jsonschema_rs
 
 from trainops.knowledge.schema import cache, cel, core
 from trainops.knowledge.schema.crd import Converted
+from trainops.model.rendered import Cluster
 
 _REF = re.compile(r'"\$ref":\s*"#/\$defs/([^"]+)"')
 
@@ -150,3 +151,9 @@ class Catalog:
                     Target(f"Kubernetes {k8s_version}", self._compile(_pruned(dict(schema))))
                 )
         return Lookup(targets, absent) if targets else None
+
+
+def catalog_of(cluster: Cluster) -> Catalog | None:
+    """The catalog of the run `cluster` belongs to (None in a run that loads no schemas)."""
+    catalog = cluster.catalog
+    return catalog if isinstance(catalog, Catalog) else None

@@ -4,7 +4,7 @@ Strict: an object with declared properties rejects unknown ones, unless it (or a
 the same object) says `x-kubernetes-preserve-unknown-fields`. `x-kubernetes-int-or-string` accepts
 either; `x-kubernetes-embedded-resource` objects may carry apiVersion, kind and metadata; `nullable`
 admits null. Defaults are not applied and formats are not asserted (the API server asserts few).
-CEL rules (`x-kubernetes-validations`) are evaluated apart, by trainops/schema/cel.py.
+CEL rules (`x-kubernetes-validations`) are evaluated apart, by knowledge/schema/cel.py.
 """
 
 from __future__ import annotations
