@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from helpers import run_trainops, write_tree
+from helpers import git, run_trainops, write_tree
 from trainops.render import mirror as mirror_module
 
 RAW = "https://raw.githubusercontent.com/volcano-sh/volcano/{ref}/{path}"
@@ -76,3 +78,70 @@ def test_git_in_mirror_mode_may_not_use_any_network_protocol(mirror):
     }
     assert settings["protocol.allow"] == "never"
     assert settings["protocol.file.allow"] == "always"
+
+
+# As found: a remote base whose path after `//` climbed out with `../..` rendered a folder outside
+# the mirror's checkout; `build` printed it and `diff --format json` carried it into a comment.
+@pytest.mark.parametrize(
+    ("entry", "refusal"),
+    [
+        (
+            "https://github.com/kubernetes-sigs/kueue//../../../../etc?ref=v0.18.6",
+            "is not a plain relative path inside the repository",
+        ),
+        (
+            "https://github.com/kubernetes-sigs/kueue//config/../../..?ref=v0.18.6",
+            "is not a plain relative path inside the repository",
+        ),
+        ("https://github.com/../x//config?ref=v0.18.6", "is not a plain <owner>/<repo> name"),
+    ],
+)
+def test_a_remote_base_path_may_not_leave_its_repository(mirror, tmp_path, entry, refusal):
+    write_tree(tmp_path / "app", {"kustomization.yaml": f"resources:\n  - {entry}\n"})
+    built = run_trainops("build", str(tmp_path / "app"))
+    assert built.returncode == 2 and built.stdout == "" and "Traceback" not in built.stderr
+    assert "kustomization.yaml:2" in built.stderr and refusal in built.stderr
+    done = run_trainops("validate", str(tmp_path / "app"))
+    assert done.returncode == 1 and "render-failed" in done.stdout and refusal in done.stdout
+
+
+def _mirror_holding(tmp_path: Path, files: dict[str, str], links: dict[str, str]) -> Path:
+    """A mirror with github.com/evil/base.git holding `files` and symbolic `links` at tag v1."""
+    work = write_tree(tmp_path / "work", files)
+    for name, target in links.items():
+        (work / name).symlink_to(target)
+    git(work, "init", "-q")
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-m", "base")
+    git(work, "tag", "v1")
+    mirror = tmp_path / "mirror"
+    (mirror / "github.com" / "evil").mkdir(parents=True)
+    git(tmp_path, "clone", "-q", "--bare", str(work), str(mirror / "github.com/evil/base.git"))
+    return mirror
+
+
+@pytest.mark.parametrize("how", ["dot-dot", "symlink"])
+def test_a_remote_bases_own_kustomization_may_not_include_a_folder_outside_it(tmp_path, how):
+    outside = write_tree(
+        tmp_path / "private",
+        {
+            "kustomization.yaml": "resources:\n  - secret.yaml\n",
+            "secret.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: private\n"
+            "data:\n  key: TOP-SECRET\n",
+        },
+    )
+    climb = "../" * 64 + str(outside).lstrip("/")  # past the top, then down to it
+    entry = climb if how == "dot-dot" else "link"
+    mirror = _mirror_holding(
+        tmp_path,
+        {"deploy/kustomization.yaml": f"resources:\n  - {entry}\n"},
+        {"deploy/link": str(outside)} if how == "symlink" else {},
+    )
+    write_tree(
+        tmp_path / "app",
+        {"kustomization.yaml": "resources:\n  - https://github.com/evil/base//deploy?ref=v1\n"},
+    )
+    built = run_trainops("build", "--mirror", str(mirror), str(tmp_path / "app"))
+    assert "TOP-SECRET" not in built.stdout + built.stderr
+    assert built.returncode == 2, built.stderr
+    assert "leads outside the repository evil/base" in built.stderr

@@ -204,3 +204,105 @@ def test_a_dangling_or_looping_symbolic_link_is_named_as_one(tmp_path):
         done = _limited("validate", str(tmp_path / name))
         assert done.returncode == 2 and done.stdout == "", done.stdout
         assert "a symbolic link to nothing readable (missing or a loop)" in done.stderr
+
+
+# As found: a bomb in a *resource* reached kustomize unchecked; the in-process kustomize grew to
+# 23 GB in 40 s. Every local file kustomize parses is bounded first (render/preflight.py).
+@pytest.mark.parametrize(
+    ("kustomization", "bad_file"),
+    [
+        ("resources:\n  - bomb.yaml\n", "bomb.yaml"),
+        ("resources:\n  - ok.yaml\npatches:\n  - path: bomb.yaml\n", "bomb.yaml"),
+        ("resources:\n  - ok.yaml\ncomponents:\n  - part\n", "part/bomb.yaml"),
+    ],
+)
+def test_an_alias_bomb_in_a_file_kustomize_reads_never_reaches_it(
+    tmp_path, kustomization, bad_file
+):
+    manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\ndata:\n  x: y\n"
+    bomb = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bomb\nlols:\n" + _indented(BOMB, 2)
+    write_tree(
+        tmp_path,
+        {
+            "app/kustomization.yaml": kustomization,
+            "app/ok.yaml": manifest,
+            f"app/{bad_file}": bomb,
+            "app/part/kustomization.yaml": (
+                "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n"
+                "patches:\n  - path: bomb.yaml\n"
+            ),
+        },
+    )
+    done = _limited("validate", str(tmp_path / "app"), seconds=60)
+    assert done.returncode == 1, done.stderr
+    assert f"{bad_file}:1: error [render-failed]" in done.stdout
+    assert "excessive aliasing; kustomize is not given it" in done.stdout
+
+
+def test_deep_nesting_in_a_resource_is_refused_at_its_line(tmp_path):
+    deep = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\ndata:\n  a: " + "[" * 50000
+    write_tree(
+        tmp_path,
+        {"kustomization.yaml": "resources:\n  - deep.yaml\n", "deep.yaml": deep + "]" * 50000},
+    )
+    done = _limited("validate", str(tmp_path), seconds=60)
+    assert done.returncode == 1, done.stderr
+    assert "deep.yaml:6: error [render-failed]: the document nests more than 200" in done.stdout
+
+
+# As found: 50,000 nested brackets crashed libyaml's recursive composer (exit 139, no message) in
+# validate and psa; nesting is measured from the parser's events first, and never recursively.
+@pytest.mark.parametrize("command", [("validate",), ("psa", "--level", "restricted")])
+@pytest.mark.parametrize("opener", ["[", "{a: ", "- "])
+def test_fifty_thousand_deep_nesting_is_a_finding_at_its_line(tmp_path, command, opener):
+    closer = {"[": "]", "{a: ": "}", "- ": ""}[opener]
+    value = opener * 50000 + "x" + closer * 50000
+    text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\ndata:\n  a:\n    " + value
+    write_tree(tmp_path, {"deep.yaml": text + "\n"})
+    done = _limited(*command, str(tmp_path / "deep.yaml"), seconds=60)
+    assert done.returncode in (1, 2), done.stderr
+    assert done.returncode != -11 and "Traceback" not in done.stderr
+    assert "deep.yaml:7" in done.stdout + done.stderr
+    assert "nests more than 200 levels deep" in done.stdout + done.stderr
+
+
+def test_deep_nesting_in_a_kustomization_or_config_is_refused(tmp_path):
+    deep = "[" * 50000 + "]" * 50000
+    write_tree(tmp_path / "k", {"kustomization.yaml": f"resources: []\nlabels:\n  - {deep}\n"})
+    done = _limited("validate", str(tmp_path / "k"), seconds=30)
+    assert done.returncode == 1 and "kustomization.yaml:3" in done.stdout
+    assert "nests more than 200 levels deep" in done.stdout
+    write_tree(tmp_path / "c", {"trainops.yaml": f"roots: {deep}\n"})
+    done = _limited("validate", cwd=tmp_path / "c", seconds=30)
+    assert done.returncode == 2 and "trainops.yaml:1: the document nests more than" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("kustomization", "entry"),
+    [
+        ("resources:\n  - pipe.yaml\n", "pipe.yaml"),
+        ("resources: []\npatches:\n  - path: pipe.yaml\n", "pipe.yaml"),
+        ("configMapGenerator:\n  - name: c\n    files:\n      - key=pipe.yaml\n", "key=pipe.yaml"),
+    ],
+)
+def test_a_fifo_kustomize_would_read_is_a_finding_not_a_hang(tmp_path, kustomization, entry):
+    write_tree(tmp_path, {"kustomization.yaml": kustomization})
+    os.mkfifo(tmp_path / "pipe.yaml")
+    done = _limited("validate", str(tmp_path), seconds=60)
+    assert done.returncode == 1, done.stderr
+    assert f"{entry} is a FIFO: kustomize would wait on it forever" in done.stdout
+    assert "kustomization.yaml:" in done.stdout
+
+
+def test_bounds_allow_what_real_manifests_do():
+    from trainops.model.yaml_bounds import bounds_problem, nesting_problem
+
+    shallow = "a:\n" + "".join("  " * i + f"k{i}:\n" for i in range(1, 150)) + "  " * 150 + "v\n"
+    assert nesting_problem(shallow) is None
+    assert nesting_problem("a: " + "[" * 199 + "]" * 199) is None  # 200 with the mapping
+    assert nesting_problem("a: " + "[" * 200 + "]" * 200) == (
+        0,
+        "the document nests more than 200 levels deep",
+    )
+    assert bounds_problem("a: &x [1, 2]\nb: [*x, *x]\n") is None
+    assert bounds_problem("a: &x 1\nb: *nowhere\n") is None  # not YAML: the parse says so

@@ -189,3 +189,27 @@ def test_a_helper_that_never_gets_ready_is_given_up_on():
     worker = Worker([sys.executable, "-c", "import time; time.sleep(3600)"])
     with pytest.raises(WorkerFailed, match="did not start in 1 s"):
         worker.build("root", 1)
+
+
+@needs_pykustomize
+def test_the_helpers_address_space_is_bounded(tmp_path, monkeypatch):
+    # The last line of defence behind render/preflight.py: an alias bomb given to the library
+    # directly (past the checks) stops the helper at its bound, not the machine at 23 GB.
+    levels = "abcdefghi"
+    bomb = "".join(
+        f"  {n}: &{n} [{','.join([f'*{levels[i - 1]}'] * 9 if i else ['lol'] * 9)}]\n"
+        for i, n in enumerate(levels)
+    )
+    write_tree(
+        tmp_path,
+        {
+            "kustomization.yaml": "resources:\n  - cm.yaml\n",
+            "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\nlols:\n" + bomb,
+        },
+    )
+    monkeypatch.setenv("TRAINOPS_HELPER_ADDRESS_SPACE_MB", "2048")
+    worker = Worker()
+    started = time.monotonic()
+    with pytest.raises(WorkerFailed, match="out of memory.*TRAINOPS_HELPER_ADDRESS_SPACE_MB"):
+        worker.build(str(tmp_path), 120)
+    assert time.monotonic() - started < 60

@@ -63,3 +63,86 @@ def test_sigterm_stops_kustomize_and_removes_temporary_folders(tmp_path):
 
 def _read(pids: Path) -> list[int]:
     return [int(line) for line in pids.read_text().split()] if pids.exists() else []
+
+
+def _hold_every_render_lock(cache: Path) -> list:
+    """Another run's locks, as one stuck on a render would hold them (all stripes)."""
+    import fcntl
+
+    from trainops.render import render_cache
+
+    folder = cache / render_cache.FOLDER / "locks"
+    folder.mkdir(parents=True)
+    handles = []
+    for stripe in range(256):
+        handle = open(folder / f"{stripe:03d}.lock", "a+b")  # noqa: SIM115 - closed by the test
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        handles.append(handle)
+    return handles
+
+
+def _start_validate(tmp_path: Path, **env: str) -> subprocess.Popen:
+    write_tree(
+        tmp_path / "repo" / "app",
+        {
+            "kustomization.yaml": "resources:\n  - cm.yaml\n",
+            "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n",
+        },
+    )
+    return subprocess.Popen(
+        [sys.executable, "-m", "trainops", "validate", "app"],
+        cwd=tmp_path / "repo",
+        env={**os.environ, "TRAINOPS_CACHE_DIR": str(tmp_path / "cache"), **env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_a_run_waits_for_another_runs_lock_only_so_long(tmp_path):
+    # As found: a run stuck on a FIFO held a render lock; unrelated runs waited 60-82 s.
+    handles = _hold_every_render_lock(tmp_path / "cache")
+    started = time.monotonic()
+    process = _start_validate(tmp_path, TRAINOPS_LOCK_WAIT_SECONDS="1")
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0, stdout + stderr
+    assert time.monotonic() - started < 30
+    for handle in handles:
+        handle.close()
+
+
+def test_sigterm_ends_a_run_waiting_on_a_lock_within_two_seconds(tmp_path):
+    handles = _hold_every_render_lock(tmp_path / "cache")
+    process = _start_validate(tmp_path)
+    time.sleep(3)  # started, and waiting for the lock (30 s by default)
+    assert process.poll() is None
+    process.send_signal(signal.SIGTERM)
+    sent = time.monotonic()
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 143, stderr
+    assert time.monotonic() - sent < 2
+    assert "Traceback" not in stderr
+    for handle in handles:
+        handle.close()
+
+
+def test_sigterm_stops_the_kustomize_helper_with_the_run(tmp_path):
+    from trainops.model import processes
+    from trainops.render.kustomize_worker import Worker
+
+    # A helper that never answers, as one stuck in a build would be.
+    worker = Worker(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; sys.stdout.write('-1 0 0\\n'); sys.stdout.flush(); time.sleep(120)",
+        ]
+    )
+    process = worker._start(30)
+    assert process in processes._running
+    processes.stop_children()
+    try:
+        assert process.wait(timeout=2) is not None
+    finally:
+        processes._stopping.clear()
+        processes.disown(process)

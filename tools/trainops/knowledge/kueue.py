@@ -15,6 +15,7 @@ from trainops.model import quantity
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster
 from trainops.model.shape import mapping, mappings, sequence
+from trainops.model.yaml_bounds import load_bounded
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 _KUBEFLOW = {
@@ -157,7 +158,7 @@ def _frameworks(text: str) -> frozenset[str] | None:
     """The integrations a Kueue configuration enables; None when it is not YAML. Every
     environment's operators layer holds the same configuration: it is read once."""
     try:
-        config = yaml.safe_load(text)
+        config = load_bounded(text)
     except yaml.YAMLError:
         return None
     integrations = config.get("integrations") if isinstance(config, dict) else None

@@ -12,8 +12,9 @@ import jsonschema_rs
 import yaml
 
 from trainops.model.errors import CannotRun
-from trainops.model.objects import Unreadable, excessive, read_text
+from trainops.model.objects import Unreadable, read_text
 from trainops.model.paths import display
+from trainops.model.yaml_bounds import Excessive, excessive, load_bounded
 
 CONFIG_NAME = "trainops.yaml"
 DEFAULT_KUBERNETES_VERSIONS = ["v1.32"]
@@ -143,9 +144,11 @@ def load_config(path: Path | None, known_rules: Collection[str]) -> Config | Non
     elif not path.is_file():
         raise CannotRun(f"{path}: config file does not exist")
     try:
-        data = yaml.load(read_text(path), Loader=yaml.CSafeLoader)
+        data = load_bounded(read_text(path))
     except Unreadable as error:
         raise CannotRun(f"{path}: {error}") from None
+    except Excessive as error:
+        raise CannotRun(f"{path}:{error.line + 1}: {error.reason}") from None
     except yaml.MarkedYAMLError as error:
         line = error.problem_mark.line + 1 if error.problem_mark else "?"
         raise CannotRun(f"{path}:{line}: YAML syntax error: {error.problem}") from None

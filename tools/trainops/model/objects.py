@@ -19,6 +19,7 @@ import yaml_rs
 
 from trainops.model import cache
 from trainops.model.paths import display
+from trainops.model.yaml_bounds import MAX_DEPTH, anchored, excessive, join_path, nesting_problem
 
 T = TypeVar("T")
 
@@ -150,16 +151,6 @@ _YAML11_ONLY = re.compile(
 )
 
 
-# An anchor (`&name`). yaml-rs reads an alias inside its own anchor's value as null, where go-yaml
-# refuses the document; libyaml builds the structure that contains itself, which the walk below
-# reports. Anchored documents are rare in manifests, so they all go through libyaml.
-_ANCHOR = re.compile(r"(?:^|[ \t\[{,])&[^ \t\r\n\[\]{},&]", re.MULTILINE)
-
-
-def _anchored(text: str) -> bool:
-    return "&" in text and _ANCHOR.search(text) is not None
-
-
 # How Kubernetes reads a plain (unquoted) scalar: sigs.k8s.io/yaml's fork of go-yaml v2,
 # goyaml.v2/resolve.go `resolve`. Booleans include y/Y/n/N; there are no base-60 numbers (1:20
 # stays text); an int is anything strconv.ParseInt(text without "_", 0, 64) takes (0644 is
@@ -221,65 +212,12 @@ _KubernetesLoader.add_constructor(_GO_TAG, lambda loader, node: _go_yaml_scalar(
 
 def _load_document(chunk: str) -> list:
     """The document(s) in one chunk, read as libyaml would, as fast as yaml-rs can."""
-    if not _YAML11_ONLY.search(f"\n{chunk}\n") and not _anchored(chunk):
+    if not _YAML11_ONLY.search(f"\n{chunk}\n") and not anchored(chunk):
         try:
             return [yaml_rs.loads(chunk)]
         except Exception:  # noqa: BLE001 - any refusal: libyaml decides, and says where
             pass
     return list(yaml.load_all(chunk, Loader=_KubernetesLoader))
-
-
-# Bounds on what one document may cost the rules that walk it. Aliases let a few hundred bytes
-# stand for billions of nodes; like go-yaml (Kubernetes' parser), which refuses a document with
-# "excessive aliasing", a document whose aliases expand it far past its parsed size is refused.
-# Nesting is bounded well below Python's recursion limit; real manifests nest a few dozen deep.
-MAX_DEPTH = 200
-_ALIAS_GROWTH = 10  # expanded nodes per parsed node that aliases may add
-_ALIAS_FREE_NODES = 100_000  # below this, any amount of aliasing is cheap enough
-
-
-def excessive(doc: object) -> str | None:
-    """Why `doc` is too deep, contains itself or expands too far through aliases, or None
-    (linear in its parsed size: each node shared through an alias is sized once)."""
-    if not isinstance(doc, _CONTAINERS):
-        return None
-    sizes: dict[int, tuple[int, int]] = {}  # id -> (expanded nodes, depth), once finished
-    open_nodes: set[int] = set()  # entered, not finished: meeting one again is a cycle
-    pending: list[tuple[object, str, bool]] = [(doc, "", False)]
-    unique = 0
-    while pending:
-        node, where, finished = pending.pop()
-        if finished:
-            nodes, depth = 1, 1
-            children = node.values() if isinstance(node, dict) else node
-            for child in children:  # type: ignore[union-attr] - only containers are pushed
-                if isinstance(child, _CONTAINERS):
-                    size, child_depth = sizes[id(child)]
-                    nodes += size
-                    depth = max(depth, child_depth + 1)
-                else:
-                    nodes += 1
-                    unique += 1
-            if depth > MAX_DEPTH:
-                return f"the document nests more than {MAX_DEPTH} levels deep"
-            open_nodes.discard(id(node))
-            sizes[id(node)] = (nodes, depth)
-            unique += 1
-            continue
-        if id(node) in sizes:
-            continue
-        if id(node) in open_nodes:
-            return f"a YAML alias at {where or 'the top'} refers to a node that contains it"
-        open_nodes.add(id(node))
-        pending.append((node, where, True))
-        items = node.items() if isinstance(node, dict) else enumerate(node)  # type: ignore[arg-type]
-        for key, value in items:
-            if isinstance(value, _CONTAINERS):
-                pending.append((value, _join(where, key), False))
-    expanded = sizes.get(id(doc), (1, 0))[0]
-    if expanded > _ALIAS_FREE_NODES and expanded > _ALIAS_GROWTH * unique:
-        return f"YAML aliases expand the document to {expanded} nodes: excessive aliasing"
-    return None
 
 
 def document_problem(doc: object, anchored: bool = True) -> str | None:
@@ -386,16 +324,8 @@ def _spelled(link: tuple | None) -> str:
         keys.append(key)
     where = ""
     for key in reversed(keys):
-        where = _join(where, key)
+        where = join_path(where, key)
     return where
-
-
-def _join(where: str, key: object) -> str:
-    return (
-        f"{where}[{key}]"
-        if isinstance(key, int) and not isinstance(key, bool)
-        else (f"{where}.{key}" if where else str(key))
-    )
 
 
 def type_name(value: object) -> str:
@@ -451,7 +381,7 @@ def _object_reason(doc: object) -> str | None:
 
 def _fast_whole(text: str, chunks: list[tuple[int, str]]) -> list[list] | None:
     """Each chunk's documents from one yaml-rs call over the whole stream, when that is safe."""
-    if _YAML11_ONLY.search(f"\n{text}\n") or _anchored(text):
+    if _YAML11_ONLY.search(f"\n{text}\n") or anchored(text):
         return None
     try:
         loaded = yaml_rs.loads(text)
@@ -531,8 +461,14 @@ def _is_line(line: object) -> bool:
 def _parse_stream(text: str, file: str, lines: bool) -> Parsed:
     parsed = Parsed([], [], [])
     chunks = split_documents(text)
-    whole = _fast_whole(text, chunks)
+    # Too deep for the parsers (libyaml's composer recurses per level): a finding at its line.
+    deep = {i: found for i, (_, chunk) in enumerate(chunks) if (found := nesting_problem(chunk))}
+    whole = _fast_whole(text, chunks) if not deep else None
     for index, (first_line, chunk) in enumerate(chunks):
+        if index in deep:
+            offset, reason = deep[index]
+            parsed.malformed.append(Problem(file, first_line + offset, reason))
+            continue
         try:
             docs = whole[index] if whole is not None else _load_document(chunk)
         except yaml.MarkedYAMLError as error:
@@ -547,11 +483,11 @@ def _parse_stream(text: str, file: str, lines: bool) -> Parsed:
             parsed.syntax_errors.append(Problem(file, first_line, f"YAML syntax error: {error}"))
             continue
         line = _first_content_line(chunk, first_line) if lines else None
-        anchored = _anchored(chunk)
+        has_anchor = anchored(chunk)
         for doc in docs:
             if doc is None:
                 continue
-            reason = _malformed_reason(doc, anchored)
+            reason = _malformed_reason(doc, has_anchor)
             if reason:
                 parsed.malformed.append(Problem(file, line, reason))
             else:

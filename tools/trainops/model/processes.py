@@ -66,6 +66,26 @@ def run(
     return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
 
 
+def adopt(process: subprocess.Popen[bytes]) -> None:
+    """A long-lived child started elsewhere (the kustomize helper): stopped with the rest."""
+    with _lock:
+        if _stopping.is_set():
+            process.kill()
+            raise Terminated
+        _running.add(process)
+
+
+def disown(process: subprocess.Popen[bytes]) -> None:
+    with _lock:
+        _running.discard(process)
+
+
+def stopping() -> bool:
+    """Whether SIGTERM arrived: handlers run in the main thread only, so a worker thread that
+    waits in a loop asks here, and raises Terminated."""
+    return _stopping.is_set()
+
+
 def stop_children() -> None:
     """Kill every running child and refuse to start others."""
     with _lock:

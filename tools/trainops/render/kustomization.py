@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-from trainops.model import objects
+from trainops.model import objects, yaml_bounds
 from trainops.model.config import Config
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
@@ -45,37 +46,43 @@ def read_kustomization(directory: Path) -> dict:
 # Parsed kustomizations by file and the file's identity (inode, size, modification time): the
 # cache key, the renderer, the catalog and several rules all read the same few files, hundreds
 # of times in a run. An edited file has a new identity and is read again. Callers only read.
+@dataclass(frozen=True)
+class _Refusal:
+    """Why a kustomization must not be read (kept short: one finding), and the line it shows at."""
+
+    reason: str
+    line: int | None = None
+
+
 _loaded: dict[tuple[str, int, int, int], object] = {}
 _LOADED_MAX = 4096
 _UNKNOWN = object()
 
 
 def _load(path: Path) -> object:
-    """The parsed file, or a string saying why it cannot be read (kept short: one finding)."""
+    """The parsed file, None for YAML kustomize will refuse itself, or why it must not be read."""
     try:
         status = path.stat()
         if not stat.S_ISREG(status.st_mode):
-            return "not a regular file"
+            return _Refusal("not a regular file")
         identity = (str(path), status.st_ino, status.st_size, status.st_mtime_ns)
         known = _loaded.get(identity, _UNKNOWN)  # get: another thread may clear() meanwhile
         if known is not _UNKNOWN:
             return known
         text = path.read_bytes().decode("utf-8")
     except OSError as error:
-        return f"cannot be read: {error.strerror or error}"
+        return _Refusal(f"cannot be read: {error.strerror or error}")
     except UnicodeDecodeError as error:
-        return f"is not UTF-8 text (byte {error.start} cannot be decoded)"
+        return _Refusal(f"is not UTF-8 text (byte {error.start} cannot be decoded)")
     try:
-        loaded = yaml.load(text, Loader=yaml.CSafeLoader)
-    except (yaml.YAMLError, RecursionError):
+        loaded = yaml_bounds.load_bounded(text)
+    except yaml_bounds.Excessive as error:
+        result = _Refusal(error.reason, error.line + 1)
+    except yaml.YAMLError:
         result = None  # kustomize reports a syntax error better, with its line
     else:
-        result = (
-            _shape_problem(loaded)
-            or objects.excessive(loaded)
-            or _references_problem(loaded)
-            or loaded
-        )
+        problem = _shape_problem(loaded) or _references_problem(loaded)
+        result = _Refusal(problem) if problem else loaded
     if len(_loaded) >= _LOADED_MAX:
         _loaded.clear()
     _loaded[identity] = result
@@ -105,14 +112,15 @@ def _references_problem(loaded: object) -> str | None:
     return None
 
 
-def unreadable(directory: Path) -> tuple[Path, str] | None:
-    """(file, why) when the kustomization in `directory` must not be given to kustomize: it cannot
-    be read, is not UTF-8, or would make kustomize expand aliases until it runs out of memory."""
+def unreadable(directory: Path) -> tuple[Path, int | None, str] | None:
+    """(file, line, why) when the kustomization in `directory` must not be given to kustomize: it
+    cannot be read, is not UTF-8, or would make kustomize nest or expand aliases until it runs out
+    of stack or memory."""
     path = kustomization_file(directory)
     if path is None:
         return None
     loaded = _load(path)
-    return (path, loaded) if isinstance(loaded, str) else None
+    return (path, loaded.line, loaded.reason) if isinstance(loaded, _Refusal) else None
 
 
 def is_remote(entry: str) -> bool:

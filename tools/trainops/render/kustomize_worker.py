@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import select
 import subprocess
 import sys
@@ -26,6 +27,8 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
+
+from trainops.model import processes
 
 _OPTIONS = json.dumps(
     {
@@ -104,6 +107,7 @@ class Worker:
             stdout=subprocess.PIPE,
             stderr=self._stderr,
         )
+        processes.adopt(process)  # SIGTERM stops it with the run
         assert process.stdout is not None
         ready, _, _ = select.select([process.stdout], [], [], timeout)
         if not ready:
@@ -133,6 +137,7 @@ class Worker:
         # answer is dropped (and tried again by its callers); what a newer helper was asked stays.
         process.kill()
         process.wait()
+        processes.disown(process)
         with self._lock:
             if self._process is process:
                 self._process = None
@@ -150,12 +155,17 @@ class Worker:
         elif process.stdin is not None:
             process.stdin.close()
         process.wait()
+        processes.disown(process)
 
     def _last_words(self) -> str:
         if self._stderr is None:
             return "no message"
         self._stderr.seek(0)
         lines = self._stderr.read().decode(errors="replace").strip().splitlines()
+        # A Go runtime that dies prints its reason first, then every goroutine's stack.
+        fatal = [line for line in lines if line.startswith(("fatal error:", "runtime: out of"))]
+        if fatal:
+            return f"{fatal[0]} (its address space is bounded by {ADDRESS_SPACE_ENV})"
         return lines[-1] if lines else "no message"
 
 
@@ -252,7 +262,28 @@ class _Turns:
                 self._changed.notify_all()
 
 
+# The helper's address space is bounded, so that whatever slips past model.yaml_bounds cannot grow
+# kustomize without end: past the bound Go's allocator fails ("out of memory") and the helper
+# stops, which its parent reports. Rendering the repository's largest layers reserves about
+# 2.4 GiB of address space (Go reserves arenas and thread stacks well ahead of use).
+ADDRESS_SPACE_ENV = "TRAINOPS_HELPER_ADDRESS_SPACE_MB"
+DEFAULT_ADDRESS_SPACE_MB = 4096
+
+
+def _bound_address_space() -> None:
+    try:
+        megabytes = int(os.environ.get(ADDRESS_SPACE_ENV, DEFAULT_ADDRESS_SPACE_MB))
+    except ValueError:
+        megabytes = DEFAULT_ADDRESS_SPACE_MB
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    wanted = megabytes * 1024 * 1024
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
+
+
 def main() -> None:
+    _bound_address_space()
     # Answers go to a copy of stdout; whatever the library prints lands on stderr instead.
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)

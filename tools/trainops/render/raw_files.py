@@ -65,7 +65,10 @@ def raw_files(root: Path) -> list[tuple[Path, RawFile]]:
 def _refuse_remotes(root: Path, offline: bool) -> None:
     for folder in kustomization.reachable(root):
         for entry in kustomization.remote_entries(folder):
-            refused = None if parse_raw_url(entry) else mirror.refused_remote(entry, offline)
+            base = remote_bases.parse(entry)
+            refused = (None if parse_raw_url(entry) else mirror.refused_remote(entry, offline)) or (
+                remote_bases.refused(base) if base else None
+            )
             if refused:
                 miss = mirror.MirrorMiss(refused)
                 miss.folder, miss.entry = folder, entry
@@ -102,8 +105,15 @@ def _remote_bases(root: Path, mirror_dir: Path) -> list[tuple[Path, RemoteBase, 
             if base is None:
                 continue
             commit = remote_bases.commit_of(mirror_dir, base.owner_repo, base.ref)
-            if commit is not None:  # else kustomize's own fetch fails, and says why
-                found.append((folder, base, remote_bases.tree(mirror_dir, base.owner_repo, commit)))
+            if commit is None:  # kustomize's own fetch fails, and says why
+                continue
+            checkout = remote_bases.tree(mirror_dir, base.owner_repo, commit)
+            escape = remote_bases.outside(checkout, base)
+            if escape:
+                miss = mirror.MirrorMiss(escape)
+                miss.folder, miss.entry = folder, entry
+                raise miss
+            found.append((folder, base, checkout))
     return found
 
 

@@ -22,7 +22,7 @@ from urllib.parse import parse_qs
 
 from trainops.model import cache, processes
 from trainops.model.errors import CannotRun
-from trainops.render import mirror
+from trainops.render import kustomization, mirror
 
 GIT_TIMEOUT_SECONDS = processes.GIT_SECONDS * 2  # a checkout writes a whole tree
 _COMPLETE = ".trainops-complete"
@@ -59,6 +59,32 @@ def parse(entry: str) -> RemoteBase | None:
     return RemoteBase(entry, scheme + repo, owner_repo, path.strip("/"), refs[0])
 
 
+def refused(base: RemoteBase) -> str | None:
+    """Why `base` must not be checked out or read: an owner, repository or path that is not a
+    plain name inside the repository (`..` would climb out of the mirror or the checkout)."""
+    if not _plain_repository(base.owner_repo):
+        return f"repository {base.owner_repo!r} is not a plain <owner>/<repo> name"
+    if base.path and mirror.unsafe_path(base.path):
+        return mirror.unsafe_path(base.path)
+    return None
+
+
+def _plain_repository(owner_repo: str) -> bool:
+    return owner_repo.count("/") == 1 and mirror.unsafe_path(owner_repo) is None
+
+
+def outside(checkout: Path, base: RemoteBase) -> str | None:
+    """Why the base's folder, or a folder its kustomizations include, lies outside the checkout
+    (through `..` or a symbolic link), or None: kustomize must read nothing else of this machine."""
+    top = checkout.resolve()
+    start = (checkout / base.path).resolve()
+    for folder in [start, *kustomization.reachable(start)]:
+        if folder != top and top not in folder.parents:
+            where = "its path" if folder == start else f"a folder it includes ({folder.name})"
+            return f"{where} leads outside the repository {base.owner_repo}"
+    return None
+
+
 def _git(
     argv: list[str], env: dict[str, str] | None = None, text: bool = False
 ) -> subprocess.CompletedProcess:
@@ -74,7 +100,7 @@ def commit_of(mirror_dir: Path, owner_repo: str, ref: str) -> str | None:
             return _commits[key]
     repository = mirror.shadow_mirror(mirror_dir) / "github.com" / f"{owner_repo}.git"
     commit = None
-    if repository.is_dir() and not ref.startswith("-"):
+    if _plain_repository(owner_repo) and repository.is_dir() and not ref.startswith("-"):
         done = _git(
             ["--git-dir", str(repository), "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
             text=True,
@@ -88,6 +114,8 @@ def commit_of(mirror_dir: Path, owner_repo: str, ref: str) -> str | None:
 def tree(mirror_dir: Path, owner_repo: str, commit: str) -> Path:
     """The checked-out files of `owner_repo` at `commit`, checked out on first use and verified
     against the commit (git compares them with the index kept beside them) once per run."""
+    if not _plain_repository(owner_repo):
+        raise CannotRun(f"repository {owner_repo!r} is not a plain <owner>/<repo> name")
     target = cache.cache_root() / "remotes" / owner_repo / commit
     repository = mirror.shadow_mirror(mirror_dir) / "github.com" / f"{owner_repo}.git"
     with _lock:

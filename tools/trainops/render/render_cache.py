@@ -20,12 +20,13 @@ import fcntl
 import hashlib
 import json
 import os
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from trainops.model import cache
+from trainops.model import cache, processes
 from trainops.model.errors import CannotRun
 from trainops.render import kustomization, raw_files, remote_bases
 
@@ -124,6 +125,17 @@ def key(
 
 
 _STRIPES = 256
+LOCK_WAIT_ENV = "TRAINOPS_LOCK_WAIT_SECONDS"
+DEFAULT_LOCK_WAIT_SECONDS = 30.0
+_LOCK_POLL_SECONDS = 0.05
+
+
+def lock_wait_seconds() -> float:
+    """How long a run waits for another that renders the same root (or one sharing its stripe)."""
+    try:
+        return max(float(os.environ.get(LOCK_WAIT_ENV, DEFAULT_LOCK_WAIT_SECONDS)), 0.0)
+    except ValueError:
+        return DEFAULT_LOCK_WAIT_SECONDS
 
 
 class claimed:  # noqa: N801 - used as a function: `with claimed(key):`
@@ -143,7 +155,28 @@ class claimed:  # noqa: N801 - used as a function: `with claimed(key):`
             self.handle = open(self.path, "a+b")  # noqa: SIM115 - closed in __exit__
         except OSError:
             return  # no lock without a writable cache: render anyway
-        fcntl.flock(self.handle, fcntl.LOCK_EX)
+        # Polled, not blocking: a run never waits longer than LOCK_WAIT_SECONDS on another (it
+        # renders too, as if there were no lock), and SIGTERM is handled between tries. A lock
+        # is never stale: flock's is the kernel's, dropped when its holder exits, however.
+        deadline = time.monotonic() + lock_wait_seconds()
+        while True:
+            try:
+                fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if processes.stopping():
+                    self.handle.close()
+                    self.handle = None
+                    raise processes.Terminated from None
+                if time.monotonic() >= deadline:
+                    self.handle.close()
+                    self.handle = None
+                    return
+                time.sleep(_LOCK_POLL_SECONDS)
+            except OSError:
+                self.handle.close()
+                self.handle = None
+                return
 
     def __exit__(self, *exc_info: object) -> None:
         if self.handle is not None:

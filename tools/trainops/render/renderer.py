@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 from trainops.model.paths import display
-from trainops.render import kustomization, mirror, raw_files, render_cache
+from trainops.render import kustomization, mirror, preflight, raw_files, render_cache
 from trainops.render.kustomize import InProcessKustomize, Kustomize
 
 
@@ -98,7 +98,7 @@ class Renderer:
         for folder in kustomization.reachable(directory):
             unreadable = kustomization.unreadable(folder)
             if unreadable:
-                raise RenderFailure(unreadable[0], None, unreadable[1])
+                raise RenderFailure(*unreadable)
         key = (
             render_cache.key(self.kustomize, self.mirror, directory, origins)
             if self.use_cache
@@ -131,6 +131,9 @@ class Renderer:
         return backend
 
     def _run(self, directory: Path, env: dict[str, str] | None, origins: bool):
+        refused = preflight.refusal(directory)
+        if refused is not None:
+            raise RenderFailure(refused.file, refused.line, refused.message)
         try:
             with (
                 raw_files.offline_tree(directory, self.mirror) as (target, paths),

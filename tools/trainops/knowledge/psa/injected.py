@@ -16,6 +16,7 @@ import yaml
 
 from trainops.model.rendered import Cluster
 from trainops.model.shape import mapping, mappings, sequence
+from trainops.model.yaml_bounds import load_bounded
 
 TEMPLATE_FLAG = "--pytorch-init-container-template-file="
 # The Training Operator's built-in template, as it renders for a job.
@@ -115,7 +116,7 @@ def pytorch_init(cluster: Cluster) -> InjectedInit:
                 )
             filled = _GO_FIELD.sub(lambda m: _SAMPLE_VALUES.get(m.group(1), m.group(1)), text)
             try:
-                containers = yaml.safe_load(filled)
+                containers = load_bounded(filled)
             except yaml.YAMLError as error:
                 return InjectedInit([], where, f"{where}: the template is not YAML: {error}")
             if not isinstance(containers, list) or not all(

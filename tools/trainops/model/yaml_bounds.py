@@ -1,0 +1,163 @@
+"""Bounds on what one YAML document may cost: how deep it nests and how far its aliases expand.
+
+Every YAML text trainops reads, and every local file kustomize will read, is held to them before
+anything builds it into objects. libyaml's composer recurses once per level of nesting and
+overflows the C stack at some tens of thousands of levels, a segmentation fault rather than an
+error; go-yaml, Kubernetes' parser, refuses aliases that expand a document far past its size
+("excessive aliasing", yaml.v3 decode.go `allowedAliasRatio`), and so do we, for a few hundred
+bytes of aliases stand for billions of nodes. Nothing here recurses.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+# An anchor (`&name`). yaml-rs reads an alias inside its own anchor's value as null, where go-yaml
+# refuses the document; libyaml builds the structure that contains itself, which the walk below
+# reports. Anchored documents are rare in manifests, so they all go through libyaml.
+_ANCHOR = re.compile(r"(?:^|[ \t\[{,])&[^ \t\r\n\[\]{},&]", re.MULTILINE)
+
+
+def anchored(text: str) -> bool:
+    return "&" in text and _ANCHOR.search(text) is not None
+
+
+# Bounds on what one document may cost the rules that walk it. Aliases let a few hundred bytes
+# stand for billions of nodes; like go-yaml (Kubernetes' parser), which refuses a document with
+# "excessive aliasing", a document whose aliases expand it far past its parsed size is refused.
+# Nesting is bounded well below Python's recursion limit; real manifests nest a few dozen deep.
+MAX_DEPTH = 200
+_ALIAS_GROWTH = 10  # expanded nodes per parsed node that aliases may add
+_ALIAS_FREE_NODES = 100_000  # below this, any amount of aliasing is cheap enough
+
+
+def excessive(doc: object) -> str | None:
+    """Why `doc` is too deep, contains itself or expands too far through aliases, or None
+    (linear in its parsed size: each node shared through an alias is sized once)."""
+    if not isinstance(doc, _CONTAINERS):
+        return None
+    sizes: dict[int, tuple[int, int]] = {}  # id -> (expanded nodes, depth), once finished
+    open_nodes: set[int] = set()  # entered, not finished: meeting one again is a cycle
+    pending: list[tuple[object, str, bool]] = [(doc, "", False)]
+    unique = 0
+    while pending:
+        node, where, finished = pending.pop()
+        if finished:
+            nodes, depth = 1, 1
+            children = node.values() if isinstance(node, dict) else node
+            for child in children:  # type: ignore[union-attr] - only containers are pushed
+                if isinstance(child, _CONTAINERS):
+                    size, child_depth = sizes[id(child)]
+                    nodes += size
+                    depth = max(depth, child_depth + 1)
+                else:
+                    nodes += 1
+                    unique += 1
+            if depth > MAX_DEPTH:
+                return f"the document nests more than {MAX_DEPTH} levels deep"
+            open_nodes.discard(id(node))
+            sizes[id(node)] = (nodes, depth)
+            unique += 1
+            continue
+        if id(node) in sizes:
+            continue
+        if id(node) in open_nodes:
+            return f"a YAML alias at {where or 'the top'} refers to a node that contains it"
+        open_nodes.add(id(node))
+        pending.append((node, where, True))
+        items = node.items() if isinstance(node, dict) else enumerate(node)  # type: ignore[arg-type]
+        for key, value in items:
+            if isinstance(value, _CONTAINERS):
+                pending.append((value, join_path(where, key), False))
+    expanded = sizes.get(id(doc), (1, 0))[0]
+    if expanded > _ALIAS_FREE_NODES and expanded > _ALIAS_GROWTH * unique:
+        return f"YAML aliases expand the document to {expanded} nodes: excessive aliasing"
+    return None
+
+
+_CONTAINERS = (dict, list)
+
+
+def join_path(where: str, key: object) -> str:
+    return (
+        f"{where}[{key}]"
+        if isinstance(key, int) and not isinstance(key, bool)
+        else (f"{where}.{key}" if where else str(key))
+    )
+
+
+# A document cannot nest deeper than its flow brackets plus the block levels one line can open
+# (its indentation and `- `, `? `, `: ` indicators): below MAX_DEPTH by that count, it is safe
+# without reading it; above, its events say exactly where it crosses.
+_BLOCK_PREFIX = re.compile(r"^[ \t]*(?:[-?:][ \t]+)*", re.MULTILINE)
+
+
+def nesting_problem(text: str) -> tuple[int, str] | None:
+    """(0-based line, reason) where `text` first nests deeper than MAX_DEPTH, or None (also when
+    it is not YAML: the parse that follows says why). Linear, and never builds the document."""
+    if not text:
+        return None
+    bound = text.count("[") + text.count("{") + max(map(len, _BLOCK_PREFIX.findall(text))) + 1
+    if bound <= MAX_DEPTH:
+        return None
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.CSafeLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    line = event.start_mark.line if event.start_mark else 0
+                    return line, f"the document nests more than {MAX_DEPTH} levels deep"
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return None
+    return None
+
+
+class Excessive(yaml.YAMLError):
+    """A YAML text beyond the bounds; `line` is 0-based, as PyYAML's marks are."""
+
+    def __init__(self, line: int, reason: str):
+        super().__init__(reason)
+        self.line = line
+        self.reason = reason
+
+
+def bounds_problem(text: str) -> tuple[int, str] | None:
+    """(0-based line, reason) of the first document of a stream that nests too deep or whose
+    aliases expand too far, or None. A document that is not YAML is not this function's to
+    report."""
+    deep = nesting_problem(text)
+    if deep is not None:
+        return deep
+    if not anchored(text):
+        return None  # no anchor, no alias: nothing can expand
+    line = 0
+    try:
+        for document in yaml.compose_all(text, Loader=yaml.CSafeLoader):
+            if document is None:
+                continue
+            line = document.start_mark.line if document.start_mark else 0
+            reason = excessive(yaml.CSafeLoader("").construct_document(document))
+            if reason is not None:
+                return line, reason
+    except yaml.YAMLError:
+        return None
+    return None
+
+
+def load_bounded(text: str) -> Any:
+    """The one YAML document in `text`, as libyaml reads it; raises yaml.YAMLError for what is
+    not YAML and Excessive for what nests too deep or expands too far."""
+    deep = nesting_problem(text)
+    if deep is not None:
+        raise Excessive(*deep)
+    loaded = yaml.load(text, Loader=yaml.CSafeLoader)
+    reason = excessive(loaded)
+    if reason is not None:
+        raise Excessive(0, reason)
+    return loaded

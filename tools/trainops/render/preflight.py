@@ -1,0 +1,97 @@
+"""What kustomize will read, checked before it reads it.
+
+kustomize reads every file a kustomization names with no bound of its own: a FIFO (or socket or
+device) blocks it forever, and a few hundred bytes of YAML aliases in a resource grew the
+in-process kustomize past 20 GB before the kernel stopped it. So before a root renders, every
+local file its kustomizations name is looked at: one that is not a regular file is refused, and
+one kustomize parses as YAML (resources, patches, CRDs, transformer and replacement configs; not
+generator sources, which it reads as data) is held to the nesting and alias bounds of
+model.yaml_bounds. A refusal names the kustomization entry's file, and the line where the
+problem shows.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from trainops.model.objects import Unreadable, read_text
+from trainops.model.yaml_bounds import bounds_problem
+from trainops.render import kustomization
+
+# Read as data, not parsed as YAML: kustomize puts their bytes into ConfigMaps and Secrets.
+_DATA_SOURCES = ("configMapGenerator", "secretGenerator", "helmCharts", "helmGlobals")
+_MAX_REFERENCE = 1024  # longer strings are inline patches, not file names
+_SPECIAL = {
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+}
+
+
+@dataclass(frozen=True)
+class Refusal:
+    file: Path
+    line: int | None
+    message: str
+
+
+def _strings(node: object) -> Iterator[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for value in node.values():
+            yield from _strings(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _strings(value)
+
+
+def _references(folder: Path) -> Iterator[tuple[str, Path, bool]]:
+    """(entry as written, the path it names, whether kustomize parses it as YAML) for every
+    string of the folder's kustomization that names something in the folder's tree."""
+    for field, value in kustomization.read_kustomization(folder).items():
+        parsed = field not in _DATA_SOURCES
+        for entry in _strings(value):
+            if "\n" in entry or len(entry) >= _MAX_REFERENCE or kustomization.is_remote(entry):
+                continue
+            for candidate in {entry, entry.partition("=")[2]}:  # generators: key=path
+                if candidate:
+                    yield entry, folder / candidate, parsed
+
+
+def refusal(root: Path) -> Refusal | None:
+    """Why kustomize must not be given `root`, or None."""
+    for folder in kustomization.reachable(root):
+        for entry, path, parsed in _references(folder):
+            try:
+                mode = os.stat(path).st_mode
+            except (OSError, ValueError):
+                continue  # missing or unnamable: kustomize says so, at the entry
+            if stat.S_ISDIR(mode):
+                continue  # a folder is read through its kustomization, itself checked
+            if not stat.S_ISREG(mode):
+                kind = _SPECIAL.get(stat.S_IFMT(mode), "not a regular file")
+                return _at_entry(
+                    folder, entry, f"{entry} is {kind}: kustomize would wait on it forever"
+                )
+            if not parsed:
+                continue
+            try:
+                problem = bounds_problem(read_text(path))
+            except Unreadable:
+                continue  # kustomize reports a file it cannot read
+            if problem is not None:
+                line, reason = problem
+                return Refusal(path, line + 1, f"{reason}; kustomize is not given it")
+    return None
+
+
+def _at_entry(folder: Path, entry: str, message: str) -> Refusal:
+    where = kustomization.locate_entry(folder, entry)
+    file, line = where if where else (folder, None)
+    return Refusal(file, line, message)
