@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -136,6 +137,22 @@ def remote_entries(directory: Path) -> list[str]:
         for entry in kustomization.get(field) or []
         if isinstance(entry, str) and is_remote(entry)
     ]
+
+
+MAX_REFERENCE = 1024  # longer strings in a kustomization are inline patches, not file names
+
+
+def strings_in(node: object) -> Iterator[str]:
+    """Every string in a parsed kustomization (or part of one): what may name a file."""
+    pending = [node]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            pending.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            pending.extend(reversed(item))
 
 
 def local_folders(directory: Path) -> list[Path]:

@@ -24,7 +24,6 @@ from trainops.render import kustomization
 
 # Read as data, not parsed as YAML: kustomize puts their bytes into ConfigMaps and Secrets.
 _DATA_SOURCES = ("configMapGenerator", "secretGenerator", "helmCharts", "helmGlobals")
-_MAX_REFERENCE = 1024  # longer strings are inline patches, not file names
 _SPECIAL = {
     stat.S_IFIFO: "a FIFO",
     stat.S_IFSOCK: "a socket",
@@ -40,24 +39,17 @@ class Refusal:
     message: str
 
 
-def _strings(node: object) -> Iterator[str]:
-    if isinstance(node, str):
-        yield node
-    elif isinstance(node, dict):
-        for value in node.values():
-            yield from _strings(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _strings(value)
-
-
 def _references(folder: Path) -> Iterator[tuple[str, Path, bool]]:
     """(entry as written, the path it names, whether kustomize parses it as YAML) for every
     string of the folder's kustomization that names something in the folder's tree."""
     for field, value in kustomization.read_kustomization(folder).items():
         parsed = field not in _DATA_SOURCES
-        for entry in _strings(value):
-            if "\n" in entry or len(entry) >= _MAX_REFERENCE or kustomization.is_remote(entry):
+        for entry in kustomization.strings_in(value):
+            if (
+                "\n" in entry
+                or len(entry) >= kustomization.MAX_REFERENCE
+                or kustomization.is_remote(entry)
+            ):
                 continue
             for candidate in {entry, entry.partition("=")[2]}:  # generators: key=path
                 if candidate:

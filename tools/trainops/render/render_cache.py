@@ -21,7 +21,6 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -38,18 +37,6 @@ FOLDER = "renders-v3"
 _RENDERER = cache.source_digest(
     __file__, raw_files.__file__, remote_bases.__file__, kustomization.__file__
 )
-_MAX_REFERENCE = 1024  # longer strings are inline patches, not file names
-
-
-def _strings(node: object) -> Iterator[str]:
-    if isinstance(node, str):
-        yield node
-    elif isinstance(node, dict):
-        for value in node.values():
-            yield from _strings(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _strings(value)
 
 
 def _remote_commit(entry: str, mirror_dir: Path | None) -> str | None:
@@ -81,7 +68,7 @@ def inputs(directory: Path, mirror_dir: Path | None) -> Inputs | None:
             files.update(path.resolve() for path in folder.iterdir() if path.is_file())
         except OSError:
             return None
-        for value in _strings(kustomization.read_kustomization(folder)):
+        for value in kustomization.strings_in(kustomization.read_kustomization(folder)):
             if kustomization.is_remote(value):
                 commit = _remote_commit(value, mirror_dir)
                 if commit is None:
@@ -89,7 +76,11 @@ def inputs(directory: Path, mirror_dir: Path | None) -> Inputs | None:
                 parts.append(f"remote {value} {commit}")
                 continue
             for candidate in {value, value.partition("=")[2]}:
-                if candidate and "\n" not in candidate and len(candidate) < _MAX_REFERENCE:
+                if (
+                    candidate
+                    and "\n" not in candidate
+                    and len(candidate) < kustomization.MAX_REFERENCE
+                ):
                     path = folder / candidate
                     if path.is_file():
                         files.add(path.resolve())
