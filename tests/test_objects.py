@@ -129,7 +129,7 @@ def test_a_parse_read_back_from_the_cache_is_the_parse(tmp_path, monkeypatch):
         first, again = objects._parse_stream(stream, "s.yaml", True), parse_stream(stream, "s.yaml")
         assert repr([o.doc for o in again.objects]) == repr([o.doc for o in first.objects])
         assert [o.line for o in again.objects] == [o.line for o in first.objects]
-        entries = list((tmp_path / "parsed-v1").glob("*.entry"))
+        entries = list((tmp_path / objects.PARSED_FOLDER).glob("*.entry"))
         assert len(entries) == 1  # the NaN and infinity streams were not stored
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from helpers import REPO, WIDGET_CRD, load_docs, run_trainops, write_tree
 from trainops.check.validate import Progress
-from trainops.model import cache
+from trainops.model import cache, objects
 from trainops.model.errors import CannotRun
 from trainops.model.objects import parse_stream
 from trainops.render import remote_bases
@@ -207,8 +207,10 @@ def test_other_entries_are_left_to_kustomize(entry):
 def test_a_tampered_parse_entry_is_parsed_again(private_cache):
     text = "".join(CM.format(name=f"c{n}", value=n) + "---\n" for n in range(1000))
     first = parse_stream(text, "big.yaml")
-    [entry] = list((private_cache / "parsed-v1").glob("*.entry"))
-    forged = json.dumps({"objects": [[{"kind": 1}, 1]], "syntax_errors": [], "malformed": []})
+    [entry] = list((private_cache / objects.PARSED_FOLDER).glob("*.entry"))
+    forged = json.dumps(
+        {"objects": [[{"kind": 1}, 1, False]], "syntax_errors": [], "malformed": []}
+    )
     entry.write_bytes(
         hashlib.sha256(forged.encode()).hexdigest().encode() + b"\n" + forged.encode()
     )
@@ -291,7 +293,7 @@ def test_a_cached_parse_or_render_is_keyed_by_the_code_that_made_it(
     monkeypatch.setattr(render_cache, "_RENDERER", "another renderer")
     assert not renderer.render(two_roots / "a").cached
     parse_stream(text, "big.yaml")
-    assert len(list((private_cache / "parsed-v1").glob("*.entry"))) == 2
+    assert len(list((private_cache / objects.PARSED_FOLDER).glob("*.entry"))) == 2
 
 
 def test_unchanged_crd_roots_give_their_schemas_without_being_read(private_cache, tmp_path):

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from trainops.check import crd_roots as crd_roots_cache
+from trainops.knowledge.decoding import read_as_server
 from trainops.knowledge.schema.catalog import Catalog
 from trainops.model import ignores, objects
 from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS, Config
@@ -552,6 +553,8 @@ def validate(
     )
     catalog.notes[:0] = loaded.notes
     for result in rendered:
+        for obj in result.objects:
+            read_as_server(obj, versions[0])
         withhold_ill_shaped(result, catalog)
     cluster_of = clusters(rendered)
     for cluster in {id(c): c for c in cluster_of.values()}.values():

@@ -45,6 +45,14 @@ class K8sObject:
     doc: dict
     file: str
     line: int | None
+    # Whether a value in it is null; None until asked (the parser knows: its walk sees each value).
+    nulls: bool | None = None
+
+    @property
+    def has_null(self) -> bool:
+        if self.nulls is None:
+            self.nulls = _holds_null(self.doc)
+        return self.nulls
 
     @property
     def api_version(self) -> str:
@@ -230,7 +238,7 @@ def document_problem(doc: object, anchored: bool = True) -> str | None:
     of nodes, shared ones included."""
     if not isinstance(doc, _CONTAINERS):
         return None  # a scalar document: nothing to walk (what it should be is said elsewhere)
-    return (excessive(doc) if anchored else None) or _walk_tree(doc)
+    return (excessive(doc) if anchored else None) or _walk_tree(doc, [])
 
 
 _JSON_SCALARS = (str, int, float, bool, type(None))
@@ -290,9 +298,10 @@ def _stringify_keys(node: dict) -> str | None:
 _JSON_TYPES = frozenset(_JSON_SCALARS)
 
 
-def _walk_tree(doc: object) -> str | None:
+def _walk_tree(doc: object, nulls: list[bool]) -> str | None:
     """document_problem() of a document in which no node is shared. Paths are kept as
-    (parent, key) links and spelled out only for the message."""
+    (parent, key) links and spelled out only for the message. Appends to `nulls` when a value is
+    null (the API server reads it as Go's zero value: knowledge.decoding)."""
     pending: list[tuple[object, tuple | None, int]] = [(doc, None, 1)]
     while pending:
         node, link, depth = pending.pop()
@@ -309,12 +318,28 @@ def _walk_tree(doc: object) -> str | None:
             kind = type(value)
             if kind is dict or kind is list:
                 pending.append((value, (link, key), depth + 1))
+            elif value is None:
+                if not nulls:
+                    nulls.append(True)
             elif kind not in _JSON_TYPES and not isinstance(value, _JSON_SCALARS):
                 return (
                     f"the value at {_spelled((link, key))} is a YAML {kind.__name__}, "
                     "which JSON has no type for"
                 )
     return None
+
+
+def _holds_null(doc: object) -> bool:
+    pending = [doc]
+    while pending:
+        node = pending.pop()
+        values = node.values() if isinstance(node, dict) else node
+        for value in values:  # type: ignore[union-attr] - only containers are pushed
+            if value is None:
+                return True
+            if isinstance(value, dict | list):
+                pending.append(value)
+    return False
 
 
 def _spelled(link: tuple | None) -> str:
@@ -348,14 +373,19 @@ def _metadata_reason(metadata: dict) -> str | None:
             continue
         if not isinstance(values, dict):
             return f"metadata.{field} is {type_name(values)}, not a mapping of strings"
+        for key, value in values.items():
+            if value is None:  # the API server reads a null map value as "" (Go's zero value)
+                values[key] = ""
         wrong = next((k for k, v in values.items() if not isinstance(v, str)), None)
         if wrong is not None:
             return f"metadata.{field}.{wrong} is {type_name(values[wrong])}, not a string: quote it"
     return None
 
 
-def _malformed_reason(doc: object, anchored: bool) -> str | None:
-    return document_problem(doc, anchored) or _object_reason(doc)
+def _malformed_reason(doc: object, anchored: bool, nulls: list[bool]) -> str | None:
+    if not isinstance(doc, _CONTAINERS):
+        return _object_reason(doc)
+    return (excessive(doc) if anchored else None) or _walk_tree(doc, nulls) or _object_reason(doc)
 
 
 def _object_reason(doc: object) -> str | None:
@@ -396,7 +426,7 @@ def _fast_whole(text: str, chunks: list[tuple[int, str]]) -> list[list] | None:
 
 # A stream this large is parsed once and kept in the cache, by its content: JSON reads back an
 # order of magnitude faster than YAML parses (a rendered root with CRDs, a big manifest).
-PARSED_FOLDER = "parsed-v1"
+PARSED_FOLDER = "parsed-v2"
 CACHED_FROM = 32 * 1024
 _PARSER = cache.source_digest(__file__)  # this module is the parser
 
@@ -426,7 +456,7 @@ def _to_payload(parsed: Parsed) -> bytes | None:
     passed document_problem, so it holds only JSON's types under string keys, and reads back as
     it was; NaN and infinities, which JSON lacks, are refused here."""
     data = {
-        "objects": [[obj.doc, obj.line] for obj in parsed.objects],
+        "objects": [[obj.doc, obj.line, obj.has_null] for obj in parsed.objects],
         "syntax_errors": [[p.line, p.message] for p in parsed.syntax_errors],
         "malformed": [[p.line, p.message] for p in parsed.malformed],
     }
@@ -439,7 +469,7 @@ def _to_payload(parsed: Parsed) -> bytes | None:
 def _from_payload(payload: bytes, file: str) -> Parsed | None:
     try:
         data = json.loads(payload)
-        objects = [K8sObject(doc, file, line) for doc, line in data["objects"]]
+        objects = [K8sObject(doc, file, line, nulls) for doc, line, nulls in data["objects"]]
         syntax_errors = [Problem(file, line, message) for line, message in data["syntax_errors"]]
         malformed = [Problem(file, line, message) for line, message in data["malformed"]]
     except (ValueError, KeyError, TypeError, RecursionError):
@@ -447,7 +477,10 @@ def _from_payload(payload: bytes, file: str) -> Parsed | None:
     # JSON holds no aliases and no values JSON lacks, and json.loads refuses nesting deeper than
     # the recursion limit; what is left to check (the object's own shape) is cheap. The entry's
     # hash was verified on read (trainops/model/cache.py), so the full walk would only repeat the parse's.
-    if any(_object_reason(obj.doc) or not _is_line(obj.line) for obj in objects) or not all(
+    if any(
+        _object_reason(obj.doc) or not _is_line(obj.line) or not isinstance(obj.nulls, bool)
+        for obj in objects
+    ) or not all(
         _is_line(p.line) and isinstance(p.message, str) for p in syntax_errors + malformed
     ):
         return None  # not what this parser writes: parse again
@@ -487,11 +520,12 @@ def _parse_stream(text: str, file: str, lines: bool) -> Parsed:
         for doc in docs:
             if doc is None:
                 continue
-            reason = _malformed_reason(doc, has_anchor)
+            nulls: list[bool] = []
+            reason = _malformed_reason(doc, has_anchor, nulls)
             if reason:
                 parsed.malformed.append(Problem(file, line, reason))
             else:
-                parsed.objects.append(K8sObject(doc, file, line))
+                parsed.objects.append(K8sObject(doc, file, line, bool(nulls)))
     return parsed
 
 

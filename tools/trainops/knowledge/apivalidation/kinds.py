@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from trainops.knowledge.apivalidation import names
-from trainops.knowledge.apivalidation.meta import Errors, invalid
+from trainops.knowledge.apivalidation.meta import Errors, invalid, not_supported
 from trainops.model import quantity
-from trainops.model.shape import mapping
+from trainops.model.shape import mapping, sequence
 
 
 def _spec(doc: dict) -> dict:
@@ -74,6 +74,10 @@ def persistent_volume_claim(doc: dict) -> Errors:
     errors: Errors = []
     if not spec.get("accessModes"):
         errors.append(("spec.accessModes", "Required value: at least 1 access mode is required"))
+    # core/validation ValidatePersistentVolumeClaimSpec: each mode one of the four.
+    for mode in sequence(spec.get("accessModes")):
+        if mode not in _ACCESS_MODES:
+            errors.append(("spec.accessModes", not_supported(mode, _ACCESS_MODES)))
     requests = (
         (mapping(spec.get("resources"))).get("requests")
         if isinstance(spec.get("resources"), dict)
@@ -137,9 +141,25 @@ def service(doc: dict) -> Errors:
     return errors
 
 
+_ACCESS_MODES = ("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
+_POLICY_TYPES = ("Ingress", "Egress")
+
+
 def network_policy(doc: dict) -> Errors:
     spec = _spec(doc)
     errors: Errors = []
+    # networking/validation ValidateNetworkPolicySpec: at most two, each Ingress or Egress.
+    policy_types = sequence(spec.get("policyTypes"))
+    if len(policy_types) > len(_POLICY_TYPES):
+        errors.append(
+            ("spec.policyTypes", "Invalid value: may not specify more than two policyTypes")
+        )
+    else:
+        errors += [
+            (f"spec.policyTypes[{index}]", not_supported(kind, _POLICY_TYPES))
+            for index, kind in enumerate(policy_types)
+            if kind not in _POLICY_TYPES
+        ]
     for direction in ("ingress", "egress"):
         for rule_index, rule in enumerate(_dicts(spec.get(direction))):
             for index, port in enumerate(_dicts(rule.get("ports"))):

@@ -37,6 +37,12 @@ def invalid(value: object, message: str) -> str:
     return f"Invalid value: {shown}: {message}"
 
 
+def not_supported(value: object, supported: tuple[str, ...]) -> str:
+    """field.NotSupported's message: the value and the supported ones, quoted, in the order given."""
+    shown = json.dumps(value) if isinstance(value, str) else str(value)
+    return f"Unsupported value: {shown}: supported values: {', '.join(map(json.dumps, supported))}"
+
+
 def _path_segment(value: str) -> list[str]:
     """RBAC names: any path segment (apimachinery/pkg/api/validation/path)."""
     if value in (".", ".."):
