@@ -62,3 +62,68 @@ def test_text_is_not_truncated_in_a_pipe_and_clean_pins_exit_0(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     row = next(line for line in done.stdout.splitlines() if LONG in line)
     assert "overlay/kustomization.yaml:4" in row and "…" not in done.stdout
+
+
+OPERATOR = """apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: training-operator, namespace: kubeflow}}
+spec:
+  selector: {{matchLabels: {{app: to}}}}
+  template:
+    metadata: {{labels: {{app: to}}}}
+    spec:
+      containers:
+        - name: training-operator
+          image: kubeflow/training-operator:v1-855e096
+          args:
+            - --pytorch-init-container-template-file=/etc/training-operator/initContainer.yaml{flag}
+          volumeMounts:
+            - {{name: init, mountPath: /etc/training-operator}}
+      volumes:
+        - {{name: init, configMap: {{name: pytorch-init-container}}}}
+"""
+
+
+def _operator_tree(tmp_path, image: str, flag: str = ""):
+    return write_tree(
+        tmp_path,
+        {
+            "op/kustomization.yaml": "namespace: kubeflow\nresources:\n  - deployment.yaml\n"
+            "configMapGenerator:\n  - name: pytorch-init-container\n    files:\n"
+            "      - initContainer.yaml=template.yaml\n"
+            "generatorOptions: {disableNameSuffixHash: true}\n",
+            "op/deployment.yaml": OPERATOR.format(flag=flag),
+            "op/template.yaml": f"# the init container\n- name: init-pytorch\n  image: {image}\n",
+        },
+    )
+
+
+def test_the_image_an_operator_injects_from_a_shipped_template_is_pinned_and_listed(tmp_path):
+    # As found: busybox:latest in the Training Operator's init-container template passed
+    # `pinned` and was missing from `pins`.
+    _operator_tree(tmp_path, "busybox:latest")
+    done = run_trainops("validate", "--select", "pinned", "op", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "op/template.yaml:3: error [pinned]" in done.stdout
+    assert "image busybox:latest uses a floating tag" in done.stdout
+    listed = run_trainops("pins", "--format", "json", "op", cwd=tmp_path)
+    [pin] = [p for p in json.loads(listed.stdout) if p["what"] == "busybox"]
+    assert (pin["file"], pin["line"], pin["version"]) == ("op/template.yaml", 3, "latest")
+
+
+def test_a_template_that_takes_the_image_from_the_operator_flag_is_pinned_there(tmp_path):
+    _operator_tree(
+        tmp_path,
+        "{{.InitContainerImage}}",
+        flag="\n            - --pytorch-init-container-image=alpine",
+    )
+    done = run_trainops("validate", "--select", "pinned", "op", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "image alpine has no tag" in done.stdout
+    assert "Deployment/kubeflow/training-operator" in done.stdout
+
+
+def test_a_pinned_injected_image_passes(tmp_path):
+    _operator_tree(tmp_path, "docker.io/library/busybox:1.36.1")
+    done = run_trainops("validate", "--select", "pinned", "op", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from trainops.check.validate import Root, load_or_fail, roots_from_arguments
+from trainops.check.validate import Root, clusters, load_or_fail, roots_from_arguments
 from trainops.commands.options import (
     add_config_option,
     add_mirror_option,
@@ -42,7 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def collect(roots: list[Root], renderer) -> list[pins.Pin]:
     found: dict[tuple, pins.Pin] = {}
-    for rendered in load_or_fail(roots, renderer):
+    loaded = load_or_fail(roots, renderer)
+    cluster_of = clusters(loaded)
+    for rendered in loaded:
         kustomization_root = (
             rendered.path if rendered.path is not None and rendered.path.is_dir() else None
         )
@@ -59,6 +61,7 @@ def collect(roots: list[Root], renderer) -> list[pins.Pin]:
             if entry is not None and entry.version == pin.version:
                 pin = replace(pin, file=entry.file, line=entry.line)
             candidates.append(pin)
+        candidates += pins.injected_pins(rendered, cluster_of[id(rendered)])
         if kustomization_root is not None:
             candidates += pins.kustomization_pins(kustomization_root)
         for pin in candidates:

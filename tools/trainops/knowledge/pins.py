@@ -11,9 +11,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from trainops.knowledge.pod_templates import templates_of
+from trainops.knowledge.psa.injected import pytorch_init
 from trainops.model.objects import ObjectRef, Unreadable, read_text
 from trainops.model.paths import display
-from trainops.model.rendered import Rendered
+from trainops.model.rendered import Cluster, Rendered
 from trainops.model.shape import indexed_mappings, mappings, sequence
 from trainops.render import kustomization
 from trainops.render.raw_files import parse_raw_url
@@ -187,6 +188,49 @@ def image_pins(rendered: Rendered, failing_only: bool = False) -> list[Pin]:
                     line = _image_line(sources[obj.file], obj.line, image)
                     found.append(replace(pin, line=line))
     return found
+
+
+def injected_pins(rendered: Rendered, cluster: Cluster) -> list[Pin]:
+    """The images of containers an operator injects from a template this root ships (the Training
+    Operator's init-pytorch, from the ConfigMap its Deployment mounts): filed at that ConfigMap,
+    where the image is changed."""
+    injected = cluster.memo("pytorch-init", pytorch_init)
+    holder = injected.image_from or injected.config_map
+    if holder is None or not any(obj is holder for obj in rendered.objects):
+        return []
+    found = []
+    for index, container in enumerate(injected.containers):
+        image = container.get("image")
+        if isinstance(image, str) and image:
+            name, version = split_image(image)
+            where = (
+                "spec.template.spec.containers.args"
+                if injected.image_from is not None
+                else f"data[{injected.key}][{index}].image"
+            )
+            file, line = holder.file, holder.line
+            if injected.image_from is None and injected.key is not None:
+                file, line = _generated_from(holder, injected.key, image) or (file, line)
+            found.append(Pin("image", name, version, file, line, where, holder.ref))
+    return found
+
+
+def _generated_from(config_map, key: str, image: str) -> tuple[str, int | None] | None:
+    """The file a configMapGenerator made `key` of the ConfigMap from, and the line of `image`
+    in it: where a user changes it (the ConfigMap's own origin is the kustomization)."""
+    folder = Path(config_map.file).parent
+    for generator in mappings(kustomization.read_kustomization(folder).get("configMapGenerator")):
+        for entry in sequence(generator.get("files")):
+            if not isinstance(entry, str):
+                continue
+            name, _, source = entry.rpartition("=")
+            if (name or Path(source).name) == key:
+                try:
+                    lines = read_text(folder / source).splitlines()
+                except Unreadable:
+                    return None
+                return display(folder / source), _image_line(lines, 1, image)
+    return None
 
 
 def problem(pin: Pin) -> str | None:

@@ -26,7 +26,9 @@ SUMMARY = "remote bases, images and charts are pinned to releases"
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
-    found = pins.image_pins(rendered, failing_only=True)
+    found = pins.image_pins(rendered, failing_only=True) + [
+        pin for pin in pins.injected_pins(rendered, cluster) if pins.problem(pin)
+    ]
     if rendered.path is not None and rendered.path.is_dir():
         found += pins.kustomization_pins(rendered.path)
     for pin in found:

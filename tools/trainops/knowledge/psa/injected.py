@@ -14,11 +14,16 @@ from pathlib import PurePosixPath
 
 import yaml
 
+from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster
 from trainops.model.shape import mapping, mappings, sequence
 from trainops.model.yaml_bounds import load_bounded
 
 TEMPLATE_FLAG = "--pytorch-init-container-template-file="
+# What {{.InitContainerImage}} becomes: the flag's value, else pkg/config's
+# PyTorchInitContainerImageDefault (cmd/training-operator.v1/main.go defines the flag).
+IMAGE_FLAG = "--pytorch-init-container-image="
+DEFAULT_IMAGE = "alpine:3.10"
 # The Training Operator's built-in template, as it renders for a job.
 BUILT_IN = [
     {
@@ -45,6 +50,11 @@ class InjectedInit:
     containers: list[dict]
     source: str  # says where the template came from, for messages
     error: str | None = None
+    # The ConfigMap that holds the template, and its key: where its images are pinned; or, for
+    # a template that takes its image from IMAGE_FLAG, the operator's Deployment.
+    config_map: K8sObject | None = None
+    key: str | None = None
+    image_from: K8sObject | None = None
 
 
 def _training_operator_args(cluster: Cluster):
@@ -94,6 +104,15 @@ def pytorch_init(cluster: Cluster) -> InjectedInit:
             BUILT_IN,
             f"the Training Operator's built-in template ({deployment.ref} sets no {TEMPLATE_FLAG[:-1]})",
         )
+    arguments = sequence(container.get("args")) + sequence(container.get("command"))
+    image = next(
+        (
+            a[len(IMAGE_FLAG) :]
+            for a in arguments
+            if isinstance(a, str) and a.startswith(IMAGE_FLAG)
+        ),
+        DEFAULT_IMAGE,
+    )
     path = PurePosixPath(flag[len(TEMPLATE_FLAG) :])
     where = f"{deployment.ref} {TEMPLATE_FLAG}{path}"
     for mount in mappings(container.get("volumeMounts")):
@@ -114,7 +133,8 @@ def pytorch_init(cluster: Cluster) -> InjectedInit:
                 return InjectedInit(
                     [], where, f"{where}: ConfigMap {config_map.name} has no key {key}"
                 )
-            filled = _GO_FIELD.sub(lambda m: _SAMPLE_VALUES.get(m.group(1), m.group(1)), text)
+            values = {**_SAMPLE_VALUES, "InitContainerImage": image}
+            filled = _GO_FIELD.sub(lambda m, v=values: v.get(m.group(1), m.group(1)), text)
             try:
                 containers = load_bounded(filled)
             except yaml.YAMLError as error:
@@ -126,7 +146,11 @@ def pytorch_init(cluster: Cluster) -> InjectedInit:
                     [], where, f"{where}: the template must be a YAML list of containers"
                 )
             return InjectedInit(
-                containers, f"ConfigMap {config_map.name} ({config_map.file}) mounted at {path}"
+                containers,
+                f"ConfigMap {config_map.name} ({config_map.file}) mounted at {path}",
+                config_map=config_map,
+                key=key,
+                image_from=deployment if "InitContainerImage" in text else None,
             )
     return InjectedInit([], where, f"{where}: no volume is mounted at that path")
 
