@@ -101,3 +101,12 @@ def test_a_file_changed_while_fix_ran_is_not_overwritten(tmp_path):
         fix._write(original, NOTE + QUEUE)
     assert file.read_text().endswith("# an edit made meanwhile\n")
     assert [p.name for p in tmp_path.iterdir()] == ["queues.yaml"]
+
+
+def test_fix_check_escapes_control_characters_in_file_names(mirror, tmp_path):
+    # As found: `fix --check` wrote a file's name to the terminal raw.
+    tree(tmp_path, "")
+    (tmp_path / "manifests" / "q\x1b[2J.yaml").write_text(QUEUE)
+    done = run_trainops("fix", "--check", "manifests", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "q\\x1b[2J.yaml" in done.stdout and "\x1b" not in done.stdout + done.stderr

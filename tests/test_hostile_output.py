@@ -123,3 +123,29 @@ def test_a_root_whose_path_is_not_utf8_is_one_finding_and_one_error_line(tmp_pat
         assert done.returncode == code, output
         assert "Traceback" not in output
         assert "its path is not valid UTF-8: rename the folder to render it" in output
+
+
+def test_the_pins_table_escapes_control_characters(tmp_path):
+    # As found: the pins table wrote an image's name to the terminal raw.
+    image = json.dumps("example.com/evil\x1b[2J\u202e:1.0")
+    pod = POD.format(name="p", namespace="ns", containers=f"  - name: c\n    image: {image}\n")
+    write_tree(tmp_path, {"pod.yaml": pod})
+    done = _trainops("pins", "pod.yaml", cwd=tmp_path)
+    assert "\x1b" not in done.stdout + done.stderr and "\u202e" not in done.stdout
+    assert "evil\\x1b[2J" in done.stdout
+
+
+def test_the_note_for_a_file_no_root_renders_escapes_its_name(tmp_path):
+    # As found: the stderr note named the file raw.
+    write_tree(
+        tmp_path,
+        {
+            "trainops.yaml": "roots: [app]\n",
+            "app/kustomization.yaml": "resources:\n  - cm.yaml\n",
+            "app/cm.yaml": CM,
+            "stray\x1b[2J.yaml": CM,
+        },
+    )
+    done = _trainops("validate", "stray\x1b[2J.yaml", cwd=tmp_path)
+    assert "\x1b" not in done.stderr + done.stdout
+    assert "stray\\x1b[2J.yaml" in done.stderr

@@ -306,3 +306,39 @@ def test_bounds_allow_what_real_manifests_do():
     )
     assert bounds_problem("a: &x [1, 2]\nb: [*x, *x]\n") is None
     assert bounds_problem("a: &x 1\nb: *nowhere\n") is None  # not YAML: the parse says so
+
+
+DUPLICATE = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  name: c\n"
+
+
+def test_a_duplicate_key_is_one_finding_at_its_line_in_a_plain_file(tmp_path):
+    # As found: read file by file, the last of the two keys won and the file was clean.
+    write_tree(tmp_path, {"cm.yaml": DUPLICATE})
+    done = _limited("validate", str(tmp_path / "cm.yaml"), seconds=30)
+    assert done.returncode == 1, done.stdout
+    assert (
+        'cm.yaml:5: error [yaml-syntax]: YAML syntax error: mapping key "name" already defined at line 4'
+        in done.stdout
+    )
+
+
+@pytest.mark.parametrize("anchor", ["", "  labels: &l {a: b}\n  annotations: *l\n"])
+def test_a_duplicate_key_in_a_resource_is_named_at_its_file_and_line(tmp_path, anchor):
+    # As found: kustomize's error named neither the file nor the line; it was filed at the root.
+    text = DUPLICATE.replace("  name: b\n", "  name: b\n" + anchor) if anchor else DUPLICATE
+    line = text.splitlines().index("  name: c") + 1
+    write_tree(
+        tmp_path,
+        {
+            "app/kustomization.yaml": "resources:\n  - base\n",
+            "app/base/kustomization.yaml": "resources:\n  - cm.yaml\n",
+            "app/base/cm.yaml": text,
+        },
+    )
+    done = _limited("validate", str(tmp_path / "app"), seconds=60)
+    assert done.returncode == 1, done.stdout
+    assert (
+        f"base/cm.yaml:{line}: error [render-failed]: YAML syntax error: mapping key" in done.stdout
+    )
+    plain = _limited("validate", str(tmp_path / "app" / "base" / "cm.yaml"), seconds=30)
+    assert f"cm.yaml:{line}: error" in plain.stdout and "already defined at line 4" in plain.stdout

@@ -27,6 +27,7 @@ from trainops.commands.options import (
 from trainops.model import headers
 from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS, load_config
 from trainops.model.errors import CannotRun
+from trainops.report.visible import visible
 from trainops.rules import RULES
 from trainops.rules.crd_header import problems, source_files
 
@@ -139,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     if args.paths:
         roots, focus, skipped = roots_in_context(args.paths, config)
         for note in skipped:
-            print(f"note: {note}", file=sys.stderr)
+            print(f"note: {visible(note)}", file=sys.stderr)
     else:
         roots = default_roots(config)
     crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
@@ -201,12 +202,12 @@ def run(args: argparse.Namespace) -> int:
                 if refusal
                 else "`trainops fix` would rewrite the note"
             )
-            print(f"{file}: {'; '.join(issues)} — {outcome}")
+            print(visible(f"{file}: {'; '.join(issues)} — {outcome}"))
         elif args.diff and refusal:
-            print(f"note: {file}: {refusal}", file=sys.stderr)
+            print(visible(f"note: {file}: {refusal}"), file=sys.stderr)
         if not dry:
             _write(original, updated)
-            print(f"{file}: {'; '.join(issues)} — note rewritten")
+            print(visible(f"{file}: {'; '.join(issues)} — note rewritten"))
     verb = "would change" if dry else "changed"
     print(
         f"{changed} file(s) {verb}", file=sys.stderr if args.diff and not args.check else sys.stdout

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from trainops.check.validate import Root, clusters, load_or_fail, roots_from_arguments
 from trainops.commands.options import (
@@ -20,6 +21,7 @@ from trainops.commands.options import (
 )
 from trainops.knowledge import pins
 from trainops.model.config import load_config
+from trainops.report.visible import visible
 from trainops.rules import RULES
 
 
@@ -86,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
         table = Table("kind", "what", "version", "where", "problem", show_lines=False)
         for pin, problem in zip(found, problems):
             where = f"{pin.file}:{pin.line}" if pin.line else pin.file
-            table.add_row(pin.kind, pin.what, str(pin.version or "-"), where, problem or "")
+            cells = (pin.kind, pin.what, str(pin.version or "-"), where, problem or "")
+            table.add_row(*(Text(visible(cell)) for cell in cells))
         # In a pipe or a file nothing truncates: a reader or grep needs whole URLs and paths.
         width = None if sys.stdout.isatty() else 100_000
         Console(soft_wrap=True, width=width).print(table)

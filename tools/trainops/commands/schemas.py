@@ -10,6 +10,7 @@ from trainops.commands.options import add_config_option, add_mirror_option, rend
 from trainops.knowledge.schema.export import export
 from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS, load_config
 from trainops.model.errors import CannotRun
+from trainops.report.visible import visible
 from trainops.rules import RULES
 
 
@@ -40,5 +41,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         raise CannotRun(f"{args.out}: cannot write: {error.strerror}") from None
     for version, count in written.items():
-        print(f"{args.out / version}: {count} schemas ({len(catalog.crd_schemas)} from CRDs)")
+        print(
+            f"{visible(args.out / version)}: {count} schemas ({len(catalog.crd_schemas)} from CRDs)"
+        )
     return 0

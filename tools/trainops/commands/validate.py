@@ -18,6 +18,7 @@ from trainops.model.errors import CannotRun
 from trainops.model.findings import Severity
 from trainops.render.kustomize import version_warning
 from trainops.report import REPORTERS
+from trainops.report.visible import visible
 from trainops.rules import RULES, get_rule
 
 
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         roots = default_roots(config)
     for note in skipped:
-        print(f"note: {note}", file=sys.stderr)
+        print(f"note: {visible(note)}", file=sys.stderr)
     if not roots:
         return 0
     crd_roots = config.crd_root_paths() if config else []
@@ -83,12 +84,12 @@ def run(args: argparse.Namespace) -> int:
     renderer = renderer_from(args, config) if needs_kustomize else None
     warning = version_warning(renderer.kustomize) if renderer is not None else None
     if warning:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(f"warning: {visible(warning)}", file=sys.stderr)
     outcome = validate(roots, renderer, args.jobs, config, selected, focus)
     for unchecked in outcome.warnings:
-        print(f"warning: {unchecked}", file=sys.stderr)
+        print(f"warning: {visible(unchecked)}", file=sys.stderr)
     if args.verbose:
         for note in outcome.notes:
-            print(f"note: {note}", file=sys.stderr)
+            print(f"note: {visible(note)}", file=sys.stderr)
     REPORTERS[args.format](outcome, sys.stdout)
     return 1 if any(f.severity is Severity.ERROR for f in outcome.findings) else 0

@@ -219,13 +219,52 @@ _KubernetesLoader.add_constructor(_GO_TAG, lambda loader, node: _go_yaml_scalar(
 
 
 def _load_document(chunk: str) -> list:
-    """The document(s) in one chunk, read as libyaml would, as fast as yaml-rs can."""
+    """The document(s) in one chunk, read as libyaml would, as fast as yaml-rs can. A mapping
+    key given twice is a syntax error, as go-yaml, behind kubectl and kustomize, makes it
+    ("mapping key ... already defined"); libyaml keeps the last, and yaml-rs refuses it."""
     if not _YAML11_ONLY.search(f"\n{chunk}\n") and not anchored(chunk):
         try:
             return [yaml_rs.loads(chunk)]
         except Exception:  # noqa: BLE001 - any refusal: libyaml decides, and says where
             pass
-    return list(yaml.load_all(chunk, Loader=_KubernetesLoader))
+    documents = list(yaml.load_all(chunk, Loader=_KubernetesLoader))
+    duplicate = duplicate_key(chunk)
+    if duplicate is not None:
+        raise yaml.MarkedYAMLError(problem=duplicate[1], problem_mark=duplicate[2])
+    return documents
+
+
+def duplicate_key(text: str) -> tuple[int, str, yaml.Mark] | None:
+    """(0-based line, message, mark) of the first mapping key `text` gives twice, or None (also
+    when it is not YAML). Scalar keys compare by their text (go-yaml compares decoded values, so
+    `1` and `"1"` differ there: rare enough in a manifest to read alike here)."""
+    try:
+        documents = list(yaml.compose_all(text, Loader=yaml.CSafeLoader))
+    except yaml.YAMLError:
+        return None
+    pending: list[yaml.Node] = [d for d in documents if d is not None]
+    seen_nodes: set[int] = set()
+    while pending:
+        node = pending.pop()
+        if id(node) in seen_nodes:
+            continue  # an alias: the same node again
+        seen_nodes.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            first: dict[str, int] = {}
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                    line = key.start_mark.line
+                    if key.value in first:
+                        message = (
+                            f'mapping key "{key.value}" already defined at line '
+                            f"{first[key.value] + 1}"
+                        )
+                        return line, message, key.start_mark
+                    first[key.value] = line
+                pending.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            pending.extend(node.value)
+    return None
 
 
 def document_problem(doc: object, anchored: bool = True) -> str | None:

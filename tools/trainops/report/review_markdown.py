@@ -18,6 +18,7 @@ from trainops.report.review_common import (
     value,
     versions,
 )
+from trainops.report.visible import visible_lines
 from trainops.review.compare import ObjectChange, Review, RootDiff
 from trainops.review.crddiff import SchemaChange
 from trainops.review.objectdiff import FieldChange
@@ -164,4 +165,4 @@ def render(review: Review) -> str:
 
 
 def write(review: Review, out: TextIO) -> None:
-    out.write(render(review))
+    out.write(visible_lines(render(review)))

@@ -7,7 +7,7 @@ import difflib
 from typing import TextIO
 
 from rich.console import Console
-from rich.markup import escape
+from rich.markup import escape as escape_markup
 
 from trainops.model.findings import Finding
 from trainops.report.review_common import (
@@ -18,6 +18,7 @@ from trainops.report.review_common import (
     value,
     versions,
 )
+from trainops.report.visible import visible
 from trainops.review.compare import ObjectChange, Review
 from trainops.review.crddiff import SchemaChange
 from trainops.review.objectdiff import FieldChange
@@ -34,6 +35,11 @@ def _finding(finding: Finding) -> str:
     return escape(
         f"{where}: {finding.severity.value} [{finding.rule}]{subject}{path}: {finding.message}"
     )
+
+
+def escape(text: object) -> str:
+    """Repository text shown in rich markup: control characters escaped, then markup."""
+    return escape_markup(visible(text))
 
 
 def _field(console: Console, field: FieldChange) -> None:

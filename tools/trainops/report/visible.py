@@ -24,3 +24,8 @@ def _escape(match: re.Match[str]) -> str:
 def visible(text: object) -> str:
     """`text` with every character a reader or an XML parser would mishandle escaped."""
     return _HIDDEN.sub(_escape, str(text))
+
+
+def visible_lines(text: str) -> str:
+    """visible(), line by line: for a whole report whose newlines are its own."""
+    return "\n".join(visible(line) for line in text.split("\n"))
