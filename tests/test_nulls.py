@@ -58,9 +58,38 @@ CASES = {
         f"apiVersion: v1\nkind: Service\n{HEAD}spec:\n  ports: [null]\n",
         'at spec.ports[0]: "port" is a required property',
     ),
+    # NetworkPolicy "x" is invalid: spec.egress[0].to[0]: Required value: must specify a peer
+    "a peer [null]": (
+        f"apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\n{HEAD}"
+        "spec:\n  podSelector: {}\n  egress:\n    - to: [null]\n",
+        "at spec.egress[0].to[0]: Required value: must specify a peer",
+    ),
+    "ipBlock and another peer": (
+        f"apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\n{HEAD}"
+        "spec:\n  podSelector: {}\n  ingress:\n    - from: [{ipBlock: {cidr: 10.0.0.0/8}, podSelector: {}}]\n",
+        "at spec.ingress[0].from[0]: Forbidden: may not specify both ipBlock and another peer",
+    ),
+    # ClusterRole "x" is invalid: rules[0].verbs: Required value: verbs must contain at least one
+    "rules [null]": (
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: x}\nrules: [null]\n",
+        'at rules[0]: "verbs" is a required property',
+    ),
+    # ConfigMap "x" is invalid: metadata.finalizers: Invalid value: "": name part must be non-empty
+    "finalizers [null]": (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: default, finalizers: [null]}\n",
+        'metadata.finalizers: Invalid value: "": name part must be non-empty',
+    ),
+    # metadata.finalizers[0]: Invalid value: "x": name is neither a standard finalizer name nor
+    # is it fully qualified (built-in kinds; "kubernetes" and "example.com/x" pass)
+    "a finalizer without a domain": (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: default, finalizers: [x]}\n",
+        "name is neither a standard finalizer name nor is it fully qualified",
+    ),
 }
 
 ACCEPTED = {
+    "standard and qualified finalizers": "apiVersion: v1\nkind: ConfigMap\n"
+    "metadata: {name: x, namespace: default, finalizers: [kubernetes, example.com/x]}\n",
     # configmap/x created (server dry run): a null label value is ""
     "null label": "apiVersion: v1\nkind: ConfigMap\n"
     "metadata: {name: x, namespace: default, labels: {a: null}}\n",
@@ -112,3 +141,19 @@ def test_the_parse_cache_keeps_which_objects_hold_a_null(tmp_path, monkeypatch):
     again = parse_stream(text, "s.yaml")  # read back from the cache
     assert [o.nulls for o in again.objects] == [o.nulls for o in first.objects]
     assert [o.nulls for o in first.objects][:4] == [False, True, False, True]
+
+
+def test_every_rule_reads_a_deployment_whose_spec_is_null(tmp_path):
+    # As found: the partial-scope rule, looking for the Training Operator, read spec.template of
+    # a Deployment with `spec: null` and raised AttributeError.
+    namespace = "apiVersion: v1\nkind: Namespace\nmetadata: {name: team}\n---\n"
+    write_tree(
+        tmp_path,
+        {
+            "d.yaml": namespace + "apiVersion: apps/v1\nkind: Deployment\n"
+            "metadata: {name: d, namespace: team}\nspec: null\n"
+        },
+    )
+    done = run_trainops("validate", str(tmp_path / "d.yaml"))
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 1 and 'at spec: "selector" is a required property' in done.stdout

@@ -59,6 +59,24 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     if catalog is None:
         return
     for obj in rendered.objects + rendered.ill_shaped:
+        refused = (
+            catalog.refused.get(obj.name)
+            if obj.kind == "CustomResourceDefinition" and obj.group == "apiextensions.k8s.io"
+            else None
+        )
+        if refused is not None:
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"the CustomResourceDefinition cannot be read: {refused}; the API server refuses "
+                "it, and its custom resources are not checked",
+                rendered.root,
+                obj.file,
+                obj.line,
+                obj.ref,
+                None,
+                "give every schema node a mapping with a type (apiextensions.k8s.io/v1 JSONSchemaProps)",
+            )
         lookup = catalog.lookup(obj.api_version, obj.kind)
         if lookup is None:
             continue  # schema-missing says so

@@ -143,6 +143,7 @@ def service(doc: dict) -> Errors:
 
 _ACCESS_MODES = ("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
 _POLICY_TYPES = ("Ingress", "Egress")
+_PEER_KINDS = ("podSelector", "namespaceSelector", "ipBlock")
 
 
 def network_policy(doc: dict) -> Errors:
@@ -160,7 +161,18 @@ def network_policy(doc: dict) -> Errors:
             for index, kind in enumerate(policy_types)
             if kind not in _POLICY_TYPES
         ]
-    for direction in ("ingress", "egress"):
+    for direction, peers in (("ingress", "from"), ("egress", "to")):
+        for rule_index, rule in enumerate(_dicts(spec.get(direction))):
+            # ValidateNetworkPolicyPeer: one kind of peer, or pod and namespace selectors together.
+            for index, peer in enumerate(sequence(rule.get(peers))):
+                where = f"spec.{direction}[{rule_index}].{peers}[{index}]"
+                chosen = [k for k in _PEER_KINDS if mapping(peer).get(k) is not None]
+                if not chosen:
+                    errors.append((where, "Required value: must specify a peer"))
+                elif len(chosen) > 1 and "ipBlock" in chosen:
+                    errors.append(
+                        (where, "Forbidden: may not specify both ipBlock and another peer")
+                    )
         for rule_index, rule in enumerate(_dicts(spec.get(direction))):
             for index, port in enumerate(_dicts(rule.get("ports"))):
                 where = f"spec.{direction}[{rule_index}].ports[{index}]"

@@ -68,6 +68,29 @@ def _mapping(value: object) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+# pkg/apis/core/helper IsStandardFinalizerName: the only finalizers a built-in kind may carry
+# without a domain (pkg/apis/core/validation validateKubeFinalizerName).
+_STANDARD_FINALIZERS = frozenset(["kubernetes", "orphan", "foregroundDeletion"])
+
+
+def _finalizers(finalizers: object, path: str, custom: bool) -> Errors:
+    """apimachinery ValidateFinalizers: each a qualified name; on built-in kinds also a standard
+    name or one with a domain (custom resources are only held to the first)."""
+    errors: Errors = []
+    if not isinstance(finalizers, list):
+        return errors
+    for index, finalizer in enumerate(finalizers):
+        if not isinstance(finalizer, str):
+            continue  # the schema says what type it must be
+        errors += [
+            (f"{path}.finalizers", invalid(finalizer, m)) for m in names.qualified_name(finalizer)
+        ]
+        if not custom and "/" not in finalizer and finalizer not in _STANDARD_FINALIZERS:
+            message = "name is neither a standard finalizer name nor is it fully qualified"
+            errors.append((f"{path}.finalizers[{index}]", invalid(finalizer, message)))
+    return errors
+
+
 def validate(
     group: str, kind: str, metadata: dict, *, custom: bool, path: str = "metadata"
 ) -> Errors:
@@ -97,6 +120,7 @@ def validate(
             (f"{path}.annotations", invalid(str(key), m))
             for m in names.qualified_name(str(key).lower())
         ]
+    errors += _finalizers(metadata.get("finalizers"), path, custom)
     size = sum(len(str(k)) + len(str(v)) for k, v in annotations.items())
     if size > TOTAL_ANNOTATION_SIZE:
         errors.append(

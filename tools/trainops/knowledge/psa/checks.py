@@ -17,6 +17,13 @@ BASELINE = "baseline"
 RESTRICTED = "restricted"
 
 
+def _name(item: dict) -> str:
+    """A container's or volume's name for a message; "" where it has none (the schema rule says
+    so), as the Go structs the Pod Security checks read would hold."""
+    name = item.get("name")
+    return name if isinstance(name, str) else ""
+
+
 @dataclass(frozen=True)
 class Violation:
     reason: str
@@ -91,7 +98,7 @@ def _containers_phrase(names: list[str]) -> str:
 
 def privileged(metadata: dict, spec: dict) -> Violation | None:
     bad = [
-        (p, c["name"])
+        (p, _name(c))
         for p, c in _containers(spec)
         if _security_context(c).get("privileged") is True
     ]
@@ -116,7 +123,7 @@ def host_namespaces(metadata: dict, spec: dict) -> Violation | None:
 
 def host_path_volumes(metadata: dict, spec: dict) -> Violation | None:
     bad = [
-        (i, v["name"])
+        (i, _name(v))
         for i, v in indexed_mappings(spec.get("volumes"))
         if v.get("hostPath") is not None
     ]
@@ -140,7 +147,7 @@ def host_ports(metadata: dict, spec: dict) -> Violation | None:
                 ports.add(str(port["hostPort"]))
                 paths.append(f"{path}.ports[{index}].hostPort")
         if found:
-            bad_containers.append(container["name"])
+            bad_containers.append(_name(container))
     if not bad_containers:
         return None
     return Violation(
@@ -181,7 +188,7 @@ def capabilities_baseline(metadata: dict, spec: dict) -> Violation | None:
         ]
         forbidden = [cap for cap in added if cap not in _BASELINE_CAPABILITIES]
         if forbidden:
-            bad.append(container["name"])
+            bad.append(_name(container))
             extra.update(forbidden)
             paths.append(f"{path}.securityContext.capabilities.add")
     if not bad:
@@ -209,7 +216,7 @@ def seccomp_baseline_annotations(metadata: dict, spec: dict) -> Violation | None
     if value is not None and not _seccomp_annotation_allowed(value):
         forbidden.add(f"{_SECCOMP_POD_ANNOTATION}={_go_quote(value)}")
     for _, container in _containers(spec):
-        key = _SECCOMP_CONTAINER_ANNOTATION + container["name"]
+        key = _SECCOMP_CONTAINER_ANNOTATION + _name(container)
         value = annotations.get(key)
         if value is not None and not _seccomp_annotation_allowed(value):
             forbidden.add(f"{key}={_go_quote(value)}")
@@ -242,11 +249,11 @@ def _seccomp_setters(spec: dict, implicit_required: bool):
         profile = _security_context(container).get("seccompProfile")
         if profile is not None:
             if profile.get("type") not in _SECCOMP_ALLOWED_TYPES:
-                explicit.append(container["name"])
+                explicit.append(_name(container))
                 values.add(str(profile.get("type")))
                 paths.append(f"{path}.securityContext.seccompProfile.type")
         elif implicit_required and not pod_ok:
-            implicit.append((path, container["name"]))
+            implicit.append((path, _name(container)))
     if explicit:
         setters.append(_containers_phrase(explicit))
     return setters, values, implicit, paths
@@ -268,7 +275,7 @@ def proc_mount_any(metadata: dict, spec: dict) -> Violation | None:
     for path, container in _containers(spec):
         mount = _security_context(container).get("procMount")
         if mount is not None and mount != "Default":
-            bad.append(container["name"])
+            bad.append(_name(container))
             types.add(mount)
             paths.append(f"{path}.securityContext.procMount")
     if not bad:
@@ -334,7 +341,7 @@ def app_armor_profile(metadata: dict, spec: dict) -> Violation | None:
     for path, container in _containers(spec):
         profile = _security_context(container).get("appArmorProfile")
         if profile is not None and profile.get("type") not in ("RuntimeDefault", "Localhost"):
-            bad.append(container["name"])
+            bad.append(_name(container))
             values.add(str(profile.get("type")))
             paths.append(f"{path}.securityContext.appArmorProfile.type")
     if bad:
@@ -388,7 +395,7 @@ def _selinux_allowing(allowed_types: tuple[str, ...]) -> CheckFn:
         for path, container in _containers(spec):
             options = _security_context(container).get("seLinuxOptions")
             if options is not None and not valid(options):
-                bad.append(container["name"])
+                bad.append(_name(container))
                 paths.append(f"{path}.securityContext.seLinuxOptions")
         if bad:
             setters.append(_containers_phrase(bad))
@@ -417,7 +424,7 @@ def windows_host_process(metadata: dict, spec: dict) -> Violation | None:
     bad = []
     for path, container in _containers(spec):
         if (mapping(_security_context(container).get("windowsOptions"))).get("hostProcess") is True:
-            bad.append(container["name"])
+            bad.append(_name(container))
             paths.append(f"{path}.securityContext.windowsOptions.hostProcess")
     if bad:
         setters.append(_containers_phrase(bad))
@@ -445,7 +452,7 @@ def host_probes_and_host_lifecycle(metadata: dict, spec: dict) -> Violation | No
             for action in ("httpGet", "tcpSocket"):
                 host = (mapping((handler or {}).get(action))).get("host")
                 if host:
-                    bad.add(container["name"])
+                    bad.add(_name(container))
                     hosts.add(host)
                     paths.append(f"{handler_path}.{action}.host")
     if not bad:
@@ -464,7 +471,7 @@ def host_probes_and_host_lifecycle(metadata: dict, spec: dict) -> Violation | No
 
 def allow_privilege_escalation(metadata: dict, spec: dict) -> Violation | None:
     bad = [
-        (p, c["name"])
+        (p, _name(c))
         for p, c in _containers(spec)
         if _security_context(c).get("allowPrivilegeEscalation") is not False
     ]
@@ -482,17 +489,17 @@ def capabilities_restricted(metadata: dict, spec: dict) -> Violation | None:
     for path, container in _containers(spec):
         capabilities = _security_context(container).get("capabilities")
         if capabilities is None:
-            missing_drop.append(container["name"])
+            missing_drop.append(_name(container))
             paths.append(f"{path}.securityContext.capabilities")
             continue
         if "ALL" not in (sequence(capabilities.get("drop"))):
-            missing_drop.append(container["name"])
+            missing_drop.append(_name(container))
             paths.append(f"{path}.securityContext.capabilities.drop")
         forbidden = [
             cap for cap in (sequence(capabilities.get("add"))) if cap != "NET_BIND_SERVICE"
         ]
         if forbidden:
-            adding.append(container["name"])
+            adding.append(_name(container))
             extra.update(forbidden)
             paths.append(f"{path}.securityContext.capabilities.add")
     details = []
@@ -551,7 +558,7 @@ def restricted_volumes(metadata: dict, spec: dict) -> Violation | None:
     for index, volume in indexed_mappings(spec.get("volumes")):
         if any(volume.get(key) is not None for key in _RESTRICTED_VOLUME_ALLOWED):
             continue
-        bad.append(volume["name"])
+        bad.append(_name(volume))
         types.add(
             next((t for t in _RESTRICTED_VOLUME_TYPES if volume.get(t) is not None), "unknown")
         )
@@ -576,10 +583,10 @@ def run_as_non_root(metadata: dict, spec: dict) -> Violation | None:
     for path, container in _containers(spec):
         value = _security_context(container).get("runAsNonRoot")
         if value is False:
-            explicit.append(container["name"])
+            explicit.append(_name(container))
             paths.append(f"{path}.securityContext.runAsNonRoot")
         elif value is None and pod_value is not True:
-            implicit.append((path, container["name"]))
+            implicit.append((path, _name(container)))
     if explicit:
         setters.append(_containers_phrase(explicit))
     if setters:
@@ -609,7 +616,7 @@ def run_as_user(metadata: dict, spec: dict) -> Violation | None:
     bad = []
     for path, container in _containers(spec):
         if _security_context(container).get("runAsUser") == 0:
-            bad.append(container["name"])
+            bad.append(_name(container))
             paths.append(f"{path}.securityContext.runAsUser")
     if bad:
         setters.append(_containers_phrase(bad))

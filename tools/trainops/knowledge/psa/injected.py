@@ -61,7 +61,7 @@ def _training_operator_args(cluster: Cluster):
     for obj in cluster.objects():
         if obj.kind != "Deployment":
             continue
-        spec = obj.doc.get("spec", {}).get("template", {}).get("spec", {})
+        spec = mapping(mapping(mapping(obj.doc.get("spec")).get("template")).get("spec"))
         for container in mappings(spec.get("containers")):
             if (
                 "training-operator" in str(container.get("image", ""))

@@ -37,7 +37,9 @@ def from_data(data: dict) -> Converted:
         raise TypeError("fields of the wrong type")
     if not all(isinstance(schema, dict) for schema in data["versions"].values()):
         raise TypeError("a version's schema is not a mapping")
-    return Converted(*fields)
+    if not isinstance(data["problem"], str | None):
+        raise TypeError("problem is not a string")
+    return Converted(*fields, problem=data["problem"])
 
 
 def _from_payload(payload: bytes) -> Converted:

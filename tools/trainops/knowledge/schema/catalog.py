@@ -91,11 +91,16 @@ class Catalog:
         self.installers: dict[str, str] = dict(installers or {})
         # (group, version, kind) -> the served version's openAPIV3Schema, for CRDs with CEL rules
         self.cel_schemas: dict[tuple[str, str, str], dict] = {}
+        # CRD name -> why it cannot be read (the schema rule reports it on the CRD)
+        self.refused: dict[str, str] = {}
         entries = [CrdSchemas.of(crd, self.notes) for crd in crds]
         seen = {entry.converted.name for entry in entries}
         entries += [entry for entry in converted or [] if entry.converted.name not in seen]
         for entry in entries:
             result = entry.converted
+            if result.problem is not None:
+                self.refused[result.name] = result.problem
+                continue
             for version, schema in result.versions.items():
                 self.crd_schemas[(result.group, version, result.kind)] = schema
             self.crd_names[(result.group, result.kind)] = result.name
@@ -138,9 +143,14 @@ class Catalog:
         group, _, version = api_version.rpartition("/")
         crd_schema = self.crd_schemas.get((group, version, kind))
         if crd_schema is not None:
-            return Lookup(
-                [Target(f"CRD {self.crd_names[(group, kind)]}", self._compile(crd_schema))]
-            )
+            name = self.crd_names[(group, kind)]
+            try:
+                return Lookup([Target(f"CRD {name}", self._compile(crd_schema))])
+            except jsonschema_rs.ValidationError as error:  # the schema is no JSON Schema
+                self.refused[name] = (
+                    f"its schema for {version} is not a valid schema: {error.message}"
+                )
+                return None
         targets, absent = [], []
         for k8s_version in self.kubernetes_versions:
             schema = core.schema_for(k8s_version, api_version, kind)

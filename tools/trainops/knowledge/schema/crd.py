@@ -23,6 +23,89 @@ class Converted:
     cel_rules: bool = False
     name: str = ""
     unschematized: list[str] = field(default_factory=list)  # served versions without a schema
+    problem: str | None = None  # why it cannot be read as a CRD: then it has no versions
+
+
+# What apiextensions.k8s.io/v1 says each schema keyword holds (JSONSchemaProps): a conversion reads
+# them, and the API server refuses a CRD whose schema holds anything else there.
+_SCHEMA_KEYWORDS: dict[str, tuple[type, ...]] = {
+    "properties": (dict,),
+    "patternProperties": (dict,),
+    "definitions": (dict,),
+    "items": (dict, list),
+    "additionalProperties": (dict, bool),
+    "additionalItems": (dict, bool),
+    "not": (dict,),
+    "allOf": (list,),
+    "anyOf": (list,),
+    "oneOf": (list,),
+    "required": (list,),
+    "enum": (list,),
+    "type": (str,),
+    "x-kubernetes-validations": (list,),
+    "x-kubernetes-list-map-keys": (list,),
+}
+
+
+def shape_problem(crd: dict) -> str | None:
+    """Why `crd` is not a CustomResourceDefinition this module (or the API server) can read, at
+    the field that says so, or None."""
+    spec = crd.get("spec")
+    if not isinstance(spec, dict):
+        return "spec is not a mapping"
+    if not isinstance(spec.get("group"), str) or not spec["group"]:
+        return "spec.group is not a name"
+    names = spec.get("names")
+    if not isinstance(names, dict) or not isinstance(names.get("kind"), str) or not names["kind"]:
+        return "spec.names.kind is not a name"
+    versions = spec.get("versions")
+    if not isinstance(versions, list) or not versions:
+        return "spec.versions is not a list of versions"
+    for index, version in enumerate(versions):
+        where = f"spec.versions[{index}]"
+        if not isinstance(version, dict):
+            return f"{where} is not a mapping"
+        if not isinstance(version.get("name"), str) or not version["name"]:
+            return f"{where}.name is not a name"
+        schema = version.get("schema")
+        if schema is None:
+            continue
+        if not isinstance(schema, dict):
+            return f"{where}.schema is not a mapping"
+        source = schema.get("openAPIV3Schema")
+        if source is not None:
+            problem = _schema_problem(source, f"{where}.schema.openAPIV3Schema")
+            if problem:
+                return problem
+    return None
+
+
+def _schema_problem(root: object, where: str) -> str | None:
+    pending: list[tuple[object, str]] = [(root, where)]
+    while pending:
+        node, path = pending.pop()
+        if not isinstance(node, dict):
+            return f"{path} is not a schema (a mapping)"
+        for keyword, kinds in _SCHEMA_KEYWORDS.items():
+            value = node.get(keyword)
+            if keyword in node and not isinstance(value, kinds):
+                return f"{path}.{keyword} is not a {' or '.join(k.__name__ for k in kinds)}"
+        for keyword in ("properties", "patternProperties", "definitions"):
+            for name, child in (node.get(keyword) or {}).items():
+                pending.append((child, f"{path}.{keyword}.{name}"))
+        for keyword in ("items", "additionalProperties", "additionalItems", "not"):
+            child = node.get(keyword)
+            if isinstance(child, dict):
+                pending.append((child, f"{path}.{keyword}"))
+            elif isinstance(child, list):
+                pending.extend((c, f"{path}.{keyword}[{i}]") for i, c in enumerate(child))
+        for keyword in _SUBSCHEMA_LISTS:
+            pending.extend(
+                (c, f"{path}.{keyword}[{i}]") for i, c in enumerate(node.get(keyword) or [])
+            )
+        if not all(isinstance(name, str) for name in node.get("required") or []):
+            return f"{path}.required is not a list of names"
+    return None
 
 
 def _convert(node: dict, seen_cel: list[bool]) -> dict:
@@ -66,6 +149,11 @@ def _convert(node: dict, seen_cel: list[bool]) -> dict:
 
 def convert(crd: dict) -> Converted:
     """JSON Schemas for every served version of a CRD (apiextensions.k8s.io/v1)."""
+    problem = shape_problem(crd)
+    if problem is not None:
+        metadata = crd.get("metadata")
+        name = metadata.get("name") if isinstance(metadata, dict) else None
+        return Converted("", "", name=name if isinstance(name, str) else "", problem=problem)
     spec = crd.get("spec") or {}
     group, kind = spec.get("group", ""), (spec.get("names") or {}).get("kind", "")
     converted = Converted(group, kind, name=(crd.get("metadata") or {}).get("name", ""))
