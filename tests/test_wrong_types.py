@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from helpers import REPO
@@ -68,6 +68,15 @@ WRONG = st.one_of(
     st.lists(st.one_of(st.integers(), st.text(max_size=3), st.none()), max_size=3),
     st.dictionaries(st.text(max_size=4), st.one_of(st.integers(), st.none()), max_size=2),
 )
+# What a value can be once trainops has parsed it (the parser turns YAML timestamps into text).
+JSON_WRONG = st.one_of(
+    st.integers(-(2**40), 2**40),
+    st.booleans(),
+    st.none(),
+    st.sampled_from(["1.5", "", "true", "\x1b[2J", "a" * 300]),
+    st.lists(st.one_of(st.integers(), st.text(max_size=3), st.none()), max_size=3),
+    st.dictionaries(st.text(max_size=4), st.one_of(st.integers(), st.none()), max_size=2),
+)
 MUTATIONS = st.lists(st.tuples(st.sampled_from(FIELDS), WRONG), min_size=1, max_size=3)
 SETTINGS = settings(
     max_examples=int(os.environ.get("TRAINOPS_EXAMPLES", "60")),
@@ -99,6 +108,29 @@ def _exit_code(argv: list[str]) -> int:
     return code
 
 
+# Found by exploring (TRAINOPS_EXPLORE=1): each raised in a rule as it was.
+HEAD_CONTAINERS = ("spec", "rayClusterSpec", "headGroupSpec", "template", "spec", "containers")
+FOUND = [
+    [((12, ("spec", "rayClusterSpec")), 1)],  # traffic: the dashboard port of a RayJob
+    [((12, HEAD_CONTAINERS), "x")],  # runnable: the head's image
+    [((12, HEAD_CONTAINERS), {"0": 1})],
+    [((2, ("spec", "resourceGroups", 0, "flavors", 0)), {})],  # kueue-admission: a flavor's name
+    [
+        (
+            (2, ("spec", "resourceGroups", 0, "flavors", 0, "resources", 0, "nominalQuota")),
+            "2000-01-01",
+        )
+    ],
+]
+
+
+def _with_found(test):
+    for mutations in FOUND:
+        test = example(mutations)(test)
+    return test
+
+
+@_with_found
 @SETTINGS
 @given(MUTATIONS)
 def test_validate_and_psa_never_crash_on_wrong_types(tmp_path_factory, mutations):
@@ -120,6 +152,7 @@ def crd_catalog(renderer):
     )
 
 
+@_with_found
 @SETTINGS
 @given(MUTATIONS)
 def test_every_rule_reads_custom_resources_of_the_wrong_shape_safely(
@@ -140,3 +173,102 @@ def test_every_rule_reads_custom_resources_of_the_wrong_shape_safely(
     assert profile_of(cluster) is not None
     for finding in run_rules(rendered, cluster):
         assert finding.rule and finding.message
+
+
+# Every kind trainops reads goes through a shape contract: the CRDs the catalog converts, the
+# repository's own trainops.yaml, and the Kueue configuration the operators layer ships.
+
+
+@pytest.fixture(scope="module")
+def crds(renderer) -> list[dict]:
+    config = load_config(REPO / "trainops.yaml", RULES)
+    assert config is not None
+    rendered = load_roots([Root(p) for p in config.crd_root_paths()], renderer)
+    return [
+        obj.doc
+        for result in rendered
+        for obj in result.objects
+        if obj.kind == "CustomResourceDefinition"
+    ]
+
+
+def _set(doc: object, path: tuple, value: object) -> None:
+    node = doc
+    try:
+        for key in path[:-1]:
+            node = node[key]  # type: ignore[index]
+        node[path[-1]] = value  # type: ignore[index]
+    except (KeyError, IndexError, TypeError):
+        pass  # an earlier mutation replaced this field's parent
+
+
+@SETTINGS
+@given(st.data())
+def test_a_crd_of_any_shape_is_converted_or_refused(crds, data):
+    from trainops.knowledge.schema.catalog import Catalog
+    from trainops.knowledge.schema.crd import convert
+
+    crd = copy.deepcopy(crds[data.draw(st.integers(0, len(crds) - 1), label="crd")])
+    paths = _paths(crd)
+    for _ in range(data.draw(st.integers(1, 3))):
+        _set(crd, data.draw(st.sampled_from(paths)), data.draw(JSON_WRONG))
+    converted = convert(crd)
+    assert (converted.problem is None) or not converted.versions
+    catalog = Catalog(["v1.32"], [crd])
+    for group, version, kind in list(catalog.crd_schemas):
+        catalog.lookup(f"{group}/{version}", kind)  # compiles, or refuses: never raises
+
+
+CONFIG_DOC = yaml.safe_load((REPO / "trainops.yaml").read_text())
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.sampled_from(_paths(CONFIG_DOC)), WRONG), min_size=1, max_size=3))
+def test_a_trainops_yaml_of_any_shape_loads_or_says_why(tmp_path_factory, mutations):
+    from trainops.model.errors import CannotRun
+
+    doc = copy.deepcopy(CONFIG_DOC)
+    for path, value in mutations:
+        _set(doc, path, value)
+    top = tmp_path_factory.mktemp("config")
+    (top / "trainops.yaml").write_text(yaml.safe_dump(doc))
+    try:
+        config = load_config(top / "trainops.yaml", RULES)
+    except CannotRun as refused:
+        assert str(refused).startswith(str(top / "trainops.yaml"))
+        return
+    assert config is not None
+    profile_of(Cluster([], None, dataclasses.replace(config, folder=REPO), []))
+
+
+KUEUE_CONFIG = yaml.safe_load((REPO / "operators/kueue/controller-config.yaml").read_text())
+
+
+@SETTINGS
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(_paths(KUEUE_CONFIG) or [()]), WRONG), min_size=1, max_size=3
+    )
+)
+def test_a_kueue_configuration_of_any_shape_is_read_safely(mutations):
+    from trainops.knowledge.kueue import Kueue, kueue_configuration
+    from trainops.model.objects import K8sObject
+    from trainops.model.rendered import Rendered
+
+    config = copy.deepcopy(KUEUE_CONFIG)
+    for path, value in mutations:
+        if path:
+            _set(config, path, value)
+    text = yaml.safe_dump(config)
+    config_map = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "kueue-manager-config", "namespace": "kueue-system"},
+        "data": {"controller_manager_config.yaml": text},
+    }
+    rendered = Rendered("operators", objects=[K8sObject(config_map, "c.yaml", 1)])
+    cluster = Cluster([rendered])
+    kueue_configuration(cluster)
+    Kueue(cluster)
+    for rule in ("kueue-admission", "partial-scope", "gitops-lifecycle"):
+        list(RULES[rule].check(rendered, cluster))

@@ -85,7 +85,7 @@ def _quota_findings(rendered, obj, kueue: Kueue, queue: K8sObject) -> Iterator[F
                     )
             if not short:
                 break
-            shortfalls.append(f"flavor {flavor['name']}: {', '.join(short)}")
+            shortfalls.append(f"flavor {flavor.get('name')}: {', '.join(short)}")
         else:
             asked = ", ".join(f"{n} {quantity.show(n, v)}" for n, v in sorted(wanted.items()))
             yield _finding(

@@ -159,14 +159,17 @@ def _ray_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) -> Itera
     ray_cluster = spec.get("rayClusterSpec") if obj.kind == "RayJob" else spec
     ray_cluster = ray_cluster if isinstance(ray_cluster, dict) else {}
     workers = sum(
-        int(g.get("replicas", g.get("minReplicas", 0)) or 0)
+        count
         for g in mappings(ray_cluster.get("workerGroupSpecs"))
-        if isinstance(g, dict)
+        if isinstance(count := g.get("replicas", g.get("minReplicas", 0)), int)
+        and not isinstance(count, bool)
     )
-    head = mapping(
-        mapping(mapping(ray_cluster.get("headGroupSpec")).get("template")).get("spec")
-    ).get("containers") or [{}]
-    image = str(head[0].get("image", ""))
+    head = mappings(
+        mapping(mapping(mapping(ray_cluster.get("headGroupSpec")).get("template")).get("spec")).get(
+            "containers"
+        )
+    )
+    image = str(head[0].get("image", "")) if head else ""
     traits = profiles.image_traits(cluster, image)
     if workers and (traits is None or not traits.ray):
         prefix = "spec.rayClusterSpec" if obj.kind == "RayJob" else "spec"

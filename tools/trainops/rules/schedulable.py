@@ -136,7 +136,13 @@ def _assignments(
             if name not in defined or not _compatible(spec, defined[name]):
                 continue
             # Kueue moves on to the next flavor when this one cannot hold the pod at all.
-            if all(sum(defined_queues.available(queue, name, r)) >= v for r, v in wanted.items()):
+            try:
+                holds = all(
+                    sum(defined_queues.available(queue, name, r)) >= v for r, v in wanted.items()
+                )
+            except ValueError:  # a quota that is no quantity: kueue-admission says so
+                return None
+            if holds:
                 names.append(name)
         if names:
             choices.append(names)
@@ -246,7 +252,7 @@ def _quota_findings(
                     yield _finding(
                         rendered,
                         obj,
-                        f"flavor {entry['name']} has {name} nominal quota "
+                        f"flavor {entry.get('name')} has {name} nominal quota "
                         f"{quantity.show(name, nominal)}, more than its pools can hold "
                         f"({quantity.show(name, capacity)}: {held}): admitted pods wait for nodes",
                         f"spec.resourceGroups[{g}].flavors[{f}].resources[{r}].nominalQuota",

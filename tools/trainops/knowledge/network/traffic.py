@@ -200,8 +200,8 @@ def _distributed(obj: K8sObject) -> tuple[PortSet, str] | None:
 
 def _dashboard_port(obj: K8sObject) -> int:
     spec = mapping(obj.doc.get("spec"))
-    cluster = spec.get("rayClusterSpec") or spec.get("rayClusterConfig") or spec
-    params = mapping((mapping((cluster or {}).get("headGroupSpec"))).get("rayStartParams"))
+    cluster = mapping(spec.get("rayClusterSpec") or spec.get("rayClusterConfig") or spec)
+    params = mapping(mapping(cluster.get("headGroupSpec")).get("rayStartParams"))
     try:
         return int(params.get("dashboard-port", RAY_DASHBOARD_PORT))
     except (TypeError, ValueError):

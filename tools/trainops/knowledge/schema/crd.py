@@ -149,14 +149,15 @@ def _convert(node: dict, seen_cel: list[bool]) -> dict:
 
 def convert(crd: dict) -> Converted:
     """JSON Schemas for every served version of a CRD (apiextensions.k8s.io/v1)."""
+    metadata = crd.get("metadata")
+    name = metadata.get("name") if isinstance(metadata, dict) else None
+    name = name if isinstance(name, str) else ""
     problem = shape_problem(crd)
     if problem is not None:
-        metadata = crd.get("metadata")
-        name = metadata.get("name") if isinstance(metadata, dict) else None
-        return Converted("", "", name=name if isinstance(name, str) else "", problem=problem)
-    spec = crd.get("spec") or {}
-    group, kind = spec.get("group", ""), (spec.get("names") or {}).get("kind", "")
-    converted = Converted(group, kind, name=(crd.get("metadata") or {}).get("name", ""))
+        return Converted("", "", name=name, problem=problem)
+    spec = crd["spec"]
+    group, kind = spec["group"], spec["names"]["kind"]
+    converted = Converted(group, kind, name=name)
     for version in spec.get("versions") or []:
         if not version.get("served", True):
             continue
