@@ -46,10 +46,12 @@ _ZERO = {
 
 def read_as_server(obj: K8sObject, kubernetes_version: str) -> None:
     """Replace obj.doc with what the API server validates, for a built-in kind (others are left:
-    a custom resource's nulls are its CRD schema's to judge)."""
+    a custom resource's nulls are its CRD schema's to judge), defaults its validation relies on
+    included."""
     schema = core.schema_for(kubernetes_version, obj.api_version, obj.kind)
     if schema is None:
         return
+    _default(obj)
     definitions = core.definitions(kubernetes_version)
     spec_schema = schema.get("properties", {}).get("spec")
     # An absent spec matters only where an empty one is invalid (a Job's, not a Namespace's).
@@ -62,6 +64,33 @@ def read_as_server(obj: K8sObject, kubernetes_version: str) -> None:
         doc["spec"] = _decoded({}, spec_schema, definitions, None)
     obj.doc = doc
     obj.nulls = False
+
+
+def _job_specs(obj: K8sObject) -> list[dict]:
+    spec = obj.doc.get("spec")
+    if not isinstance(spec, dict):
+        return []
+    if obj.kind == "Job" and obj.api_version == "batch/v1":
+        return [spec]
+    if obj.kind == "CronJob" and obj.api_version == "batch/v1":
+        template = spec.get("jobTemplate")
+        inner = template.get("spec") if isinstance(template, dict) else None
+        return [inner] if isinstance(inner, dict) else []
+    return []
+
+
+def _default(obj: K8sObject) -> None:
+    """The defaults validation depends on: a podFailurePolicy rule's onPodConditions[].status is
+    required by the schema and defaulted to "True" by the server before validation (batch/v1
+    SetDefaults_PodFailurePolicyOnPodConditionsPattern), so a rule without it is valid."""
+    for spec in _job_specs(obj):
+        policy = spec.get("podFailurePolicy")
+        rules = policy.get("rules") if isinstance(policy, dict) else None
+        for rule in rules if isinstance(rules, list) else []:
+            conditions = rule.get("onPodConditions") if isinstance(rule, dict) else None
+            for condition in conditions if isinstance(conditions, list) else []:
+                if isinstance(condition, dict) and "status" not in condition:
+                    condition["status"] = "True"
 
 
 def _empty_is_invalid(schema: object, definitions: dict) -> bool:

@@ -43,7 +43,7 @@ from trainops.knowledge.schema.catalog import catalog_of
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster, Rendered
-from trainops.model.shape import mapping
+from trainops.model.shape import mapping, mappings
 
 ID = "api-validation"
 SEVERITY = Severity.ERROR
@@ -52,6 +52,9 @@ SUMMARY = "objects, and the Pods operators build from their templates, pass the 
 RELAXED_ENV_NAMES_FROM = (
     34  # RelaxedEnvironmentVariableValidation is on by default from Kubernetes v1.34
 )
+
+
+STATEFULSET_PODS = "the Pod the StatefulSet controller creates from this template is rejected: "
 
 
 def _relaxed(cluster: Cluster) -> bool:
@@ -68,7 +71,17 @@ def _template_context(
     obj: K8sObject, built: OperatorPod, custom: bool, relaxed: bool
 ) -> PodContext:
     if not custom:
-        return PodContext(kinds.RESTART_POLICIES.get((obj.group, obj.kind)), relaxed)
+        claims = ()
+        if obj.group == "apps" and obj.kind == "StatefulSet":
+            templates = mappings(mapping(obj.doc.get("spec")).get("volumeClaimTemplates"))
+            claims = tuple(
+                name
+                for t in templates
+                if isinstance(name := mapping(t.get("metadata")).get("name"), str)
+            )
+        return PodContext(
+            kinds.RESTART_POLICIES.get((obj.group, obj.kind)), relaxed, claim_volumes=claims
+        )
     who = OPERATORS.get(obj.group, "its operator")
     injected = {
         a.container_name: who
@@ -101,6 +114,10 @@ def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[s
         if custom:
             made = "Job" if built.restart_policies else "Pod"
             prefix = f"the {made} {OPERATORS.get(obj.group, 'its operator')} creates from this template is rejected: "
+        elif obj.group == "apps" and obj.kind == "StatefulSet":
+            # apps ValidatePodTemplateSpecForStatefulSet leaves the pod spec unvalidated (a TODO
+            # upstream): the server takes the StatefulSet, its controller's Pods are refused.
+            prefix = STATEFULSET_PODS
         if template.path:
             labels_meta = {
                 k: template.metadata.get(k)
@@ -113,6 +130,12 @@ def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[s
                 yield path, prefix + message
         context = _template_context(obj, built, custom, relaxed)
         for path, message in validate_pod_spec(built.template.spec, "spec", context):
+            if prefix == STATEFULSET_PODS and (
+                path == "spec.restartPolicy" or "quantities must match" in message
+            ):
+                # ValidateStatefulSetSpec checks the policy; a quantity fails decoding itself
+                yield template.child(path), message
+                continue
             addition = built.addition_at(path)
             if addition is not None:
                 if message.startswith("Duplicate value") and addition.container_name in (

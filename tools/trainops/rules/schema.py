@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from trainops.knowledge.schema import listtypes
 from trainops.knowledge.schema.catalog import Catalog, catalog_of
 from trainops.model.findings import Finding, Severity
 from trainops.model.rendered import Cluster, Rendered
@@ -100,6 +101,11 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                 errors.setdefault((json_path(error.instance_path), error.message), []).append(
                     target.label
                 )
+        crd_schema = catalog.crd_schema(obj.api_version, obj.kind)
+        if crd_schema is not None and not errors:
+            label = lookup.targets[0].label
+            for path, message in listtypes.duplicates(obj.doc, crd_schema):
+                errors[(path, message)] = [label]
         for (path, message), labels in errors.items():
             yield Finding(
                 ID,

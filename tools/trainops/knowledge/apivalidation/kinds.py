@@ -1,6 +1,10 @@
-"""Per-kind validation of built-in kinds: Job, CronJob, workload controllers, PVC, Service, NetworkPolicy."""
+"""Per-kind validation of built-in kinds: workloads, Jobs and CronJobs, PVCs, Services, NetworkPolicies, RBAC, ConfigMaps and Secrets, PodDisruptionBudgets, PriorityClasses."""
 
 from __future__ import annotations
+
+import ipaddress
+import re
+import zoneinfo
 
 from trainops.knowledge.apivalidation import names
 from trainops.knowledge.apivalidation.meta import Errors, invalid, not_supported
@@ -29,7 +33,7 @@ def _non_negative(spec: dict, fields: tuple[str, ...], path: str) -> Errors:
 
 def job_spec(spec: dict, path: str = "spec") -> Errors:
     """pkg/apis/batch/validation: counts, and the selector/labels the API server generates."""
-    return _non_negative(
+    errors = _non_negative(
         spec,
         (
             "parallelism",
@@ -40,6 +44,104 @@ def job_spec(spec: dict, path: str = "spec") -> Errors:
         ),
         path,
     )
+    if spec.get("backoffLimitPerIndex") is not None and spec.get("completionMode") != "Indexed":
+        errors.append(
+            (
+                f"{path}.backoffLimitPerIndex",
+                invalid(spec["backoffLimitPerIndex"], "requires indexed completion mode"),
+            )
+        )
+    if spec.get("manualSelector") is True:
+        errors += _selector_matches(spec, path)
+    return errors
+
+
+def _matches(selector: object, labels: dict) -> bool:
+    """Whether a LabelSelector selects these labels (matchLabels and matchExpressions)."""
+    selector = mapping(selector)
+    if any(labels.get(k) != v for k, v in mapping(selector.get("matchLabels")).items()):
+        return False
+    for expression in _dicts(selector.get("matchExpressions")):
+        key, operator = expression.get("key"), expression.get("operator")
+        values = sequence(expression.get("values"))
+        present = key in labels
+        if (
+            (operator == "In" and labels.get(key) not in values)
+            or (operator == "NotIn" and present and labels.get(key) in values)
+            or (operator == "Exists" and not present)
+            or (operator == "DoesNotExist" and present)
+        ):
+            return False
+    return True
+
+
+def _selector_matches(spec: dict, path: str) -> Errors:
+    """apps and batch validation: the selector must select the template's own labels."""
+    selector = spec.get("selector")
+    labels = mapping(mapping(mapping(spec.get("template")).get("metadata")).get("labels"))
+    if not isinstance(selector, dict) or _matches(selector, labels):
+        return []
+    return [
+        (
+            f"{path}.template.metadata.labels",
+            "Invalid value: `selector` does not match template `labels`",
+        )
+    ]
+
+
+def workload(doc: dict) -> Errors:
+    """pkg/apis/apps/validation: ValidateDeploymentSpec, ValidateStatefulSetSpec,
+    ValidateDaemonSetSpec, ValidateReplicaSetSpec (what pod validation does not cover)."""
+    spec = _spec(doc)
+    errors = _non_negative(spec, ("replicas", "minReadySeconds", "revisionHistoryLimit"), "spec")
+    errors += _selector_matches(spec, "spec")  # a missing selector is the schema's to report
+    kind = doc.get("kind")
+    strategy = mapping(spec.get("strategy"))
+    if kind == "Deployment":
+        if strategy.get("type") == "Recreate" and strategy.get("rollingUpdate") is not None:
+            errors.append(
+                (
+                    "spec.strategy.rollingUpdate",
+                    "Forbidden: may not be specified when strategy `type` is 'Recreate'",
+                )
+            )
+        for key in ("maxUnavailable", "maxSurge"):
+            value = mapping(strategy.get("rollingUpdate")).get(key)
+            if (
+                isinstance(value, str)
+                and value.endswith("%")
+                and value[:-1].isdigit()
+                and int(value[:-1]) > 100
+            ):
+                errors.append(
+                    (
+                        f"spec.strategy.rollingUpdate.{key}",
+                        invalid(value, "must not be greater than 100%"),
+                    )
+                )
+        deadline, ready = spec.get("progressDeadlineSeconds"), spec.get("minReadySeconds", 0)
+        if isinstance(deadline, int) and isinstance(ready, int) and deadline <= ready:
+            errors.append(
+                (
+                    "spec.progressDeadlineSeconds",
+                    invalid(deadline, "must be greater than minReadySeconds"),
+                )
+            )
+    pod = mapping(mapping(spec.get("template")).get("spec"))
+    if pod.get("activeDeadlineSeconds") is not None:  # apps: these controllers' pods run forever
+        owner = "ReplicaSet" if kind in ("Deployment", "ReplicaSet") else kind
+        message = f"Forbidden: activeDeadlineSeconds in {owner} is not Supported"
+        errors.append(("spec.template.spec.activeDeadlineSeconds", message))
+    if kind == "StatefulSet":
+        policy = spec.get("podManagementPolicy")
+        if isinstance(policy, str) and policy not in ("OrderedReady", "Parallel"):
+            errors.append(
+                (
+                    "spec.podManagementPolicy",
+                    invalid(policy, "must be 'OrderedReady' or 'Parallel'"),
+                )
+            )
+    return errors
 
 
 def cron_job(doc: dict) -> Errors:
@@ -66,7 +168,27 @@ def cron_job(doc: dict) -> Errors:
     )
     if isinstance(job, dict):
         errors += job_spec(job, "spec.jobTemplate.spec")
+    errors += _non_negative(spec, ("startingDeadlineSeconds",), "spec")
+    concurrency = spec.get("concurrencyPolicy")
+    if isinstance(concurrency, str) and concurrency not in _CONCURRENCY:
+        errors.append(("spec.concurrencyPolicy", not_supported(concurrency, _CONCURRENCY)))
+    zone = spec.get("timeZone")
+    if isinstance(zone, str) and not _known_zone(zone):  # batch validateTimeZone: the tz database
+        errors.append(("spec.timeZone", invalid(zone, f"unknown time zone {zone}")))
     return errors
+
+
+_CONCURRENCY = ("Allow", "Forbid", "Replace")
+
+
+def _known_zone(name: str) -> bool:
+    if name in ("", "UTC", "Local") or name != name.strip():
+        return name in ("", "UTC")
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
 
 
 def persistent_volume_claim(doc: dict) -> Errors:
@@ -78,6 +200,9 @@ def persistent_volume_claim(doc: dict) -> Errors:
     for mode in sequence(spec.get("accessModes")):
         if mode not in _ACCESS_MODES:
             errors.append(("spec.accessModes", not_supported(mode, _ACCESS_MODES)))
+    volume_mode = spec.get("volumeMode")
+    if isinstance(volume_mode, str) and volume_mode not in ("Block", "Filesystem"):
+        errors.append(("spec.volumeMode", not_supported(volume_mode, ("Block", "Filesystem"))))
     requests = (
         (mapping(spec.get("resources"))).get("requests")
         if isinstance(spec.get("resources"), dict)
@@ -97,10 +222,15 @@ def persistent_volume_claim(doc: dict) -> Errors:
     return errors
 
 
+_SERVICE_TYPES = ("ClusterIP", "ExternalName", "LoadBalancer", "NodePort")
+
+
 def service(doc: dict) -> Errors:
     spec = _spec(doc)
     errors: Errors = []
     kind = spec.get("type", "ClusterIP")
+    if isinstance(kind, str) and kind not in _SERVICE_TYPES:
+        errors.append(("spec.type", not_supported(kind, _SERVICE_TYPES)))
     ports = _dicts(spec.get("ports"))
     headless = spec.get("clusterIP") == "None"
     if not ports and kind != "ExternalName" and not headless:
@@ -125,7 +255,16 @@ def service(doc: dict) -> Errors:
                     invalid(number, "must be between 1 and 65535, inclusive"),
                 )
             )
+        if kind == "ClusterIP" and port.get("nodePort"):
+            errors.append(
+                (
+                    f"spec.ports[{index}].nodePort",
+                    "Forbidden: may not be used when `type` is 'ClusterIP'",
+                )
+            )
         target = port.get("targetPort")
+        if target == 0:
+            target = None  # SetDefaults_Service: a targetPort of 0 becomes the port
         if isinstance(target, str):
             errors += [
                 (f"spec.ports[{index}].targetPort", invalid(target, m))
@@ -141,6 +280,36 @@ def service(doc: dict) -> Errors:
     return errors
 
 
+def _ip_block(block: object, path: str) -> Errors:
+    """networking ValidateIPBlock: a CIDR, and exceptions strictly inside it."""
+    if not isinstance(block, dict) or not isinstance(block.get("cidr"), str):
+        return []
+    cidr = block["cidr"]
+    try:
+        network = ipaddress.ip_network(cidr, strict=False)
+    except ValueError:
+        return [(f"{path}.cidr", invalid(cidr, _CIDR_MESSAGE))]
+    errors: Errors = []
+    for index, excepted in enumerate(sequence(block.get("except"))):
+        if not isinstance(excepted, str):
+            continue
+        try:
+            inner = ipaddress.ip_network(excepted, strict=False)
+        except ValueError:
+            errors.append((f"{path}.except[{index}]", invalid(excepted, _CIDR_MESSAGE)))
+            continue
+        strict_subset = (
+            inner.version == network.version
+            and inner.subnet_of(network)  # type: ignore[arg-type]
+            and inner != network
+        )
+        if not strict_subset:
+            message = "must be a strict subset of `cidr`"
+            errors.append((f"{path}.except[{index}]", invalid(excepted, message)))
+    return errors
+
+
+_CIDR_MESSAGE = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"
 _ACCESS_MODES = ("ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
 _POLICY_TYPES = ("Ingress", "Egress")
 _PEER_KINDS = ("podSelector", "namespaceSelector", "ipBlock")
@@ -173,6 +342,7 @@ def network_policy(doc: dict) -> Errors:
                     errors.append(
                         (where, "Forbidden: may not specify both ipBlock and another peer")
                     )
+                errors += _ip_block(mapping(peer).get("ipBlock"), f"{where}.ipBlock")
         for rule_index, rule in enumerate(_dicts(spec.get(direction))):
             for index, port in enumerate(_dicts(rule.get("ports"))):
                 where = f"spec.{direction}[{rule_index}].ports[{index}]"
@@ -207,6 +377,115 @@ def network_policy(doc: dict) -> Errors:
     return errors
 
 
+def _policy_rules(doc: dict) -> Errors:
+    """rbac ValidatePolicyRule: verbs always; resource rules name groups and resources; a rule
+    on non-resource URLs names nothing else, and only in a ClusterRole."""
+    errors: Errors = []
+    namespaced = doc.get("kind") == "Role"
+    for index, rule in enumerate(_dicts(doc.get("rules"))):
+        where = f"rules[{index}]"
+        if not sequence(rule.get("verbs")):
+            errors.append(
+                (f"{where}.verbs", "Required value: verbs must contain at least one value")
+            )
+        if sequence(rule.get("nonResourceURLs")):
+            if namespaced:
+                message = "Invalid value: namespaced rules cannot apply to non-resource URLs"
+                errors.append((f"{where}.nonResourceURLs", message))
+            if any(sequence(rule.get(k)) for k in ("apiGroups", "resources", "resourceNames")):
+                message = "Invalid value: rules cannot apply to both regular resources and non-resource URLs"
+                errors.append((f"{where}.nonResourceURLs", message))
+            continue
+        if not sequence(rule.get("apiGroups")):
+            message = "Required value: resource rules must supply at least one api group"
+            errors.append((f"{where}.apiGroups", message))
+        if not sequence(rule.get("resources")):
+            message = "Required value: resource rules must supply at least one resource"
+            errors.append((f"{where}.resources", message))
+    return errors
+
+
+_SUBJECT_KINDS = ("ServiceAccount", "User", "Group")
+
+
+def _binding(doc: dict) -> Errors:
+    """rbac ValidateRoleBinding / ValidateClusterRoleBinding and ValidateRoleBindingSubject."""
+    errors: Errors = []
+    allowed = ("Role", "ClusterRole") if doc.get("kind") == "RoleBinding" else ("ClusterRole",)
+    kind = mapping(doc.get("roleRef")).get("kind")
+    if isinstance(kind, str) and kind not in allowed:
+        errors.append(("roleRef.kind", not_supported(kind, allowed)))
+    for index, subject in enumerate(_dicts(doc.get("subjects"))):
+        subject_kind = subject.get("kind")
+        if isinstance(subject_kind, str) and subject_kind not in _SUBJECT_KINDS:
+            errors.append((f"subjects[{index}].kind", not_supported(subject_kind, _SUBJECT_KINDS)))
+    return errors
+
+
+_CONFIG_KEY = re.compile(r"[-._a-zA-Z0-9]+")
+_CONFIG_KEY_MESSAGE = (
+    "a valid config key must consist of alphanumeric characters, '-', '_' or '.' "
+    "(e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is "
+    "'[-._a-zA-Z0-9]+')"
+)
+
+
+def _config_keys(doc: dict) -> Errors:
+    """core ValidateConfigMap / ValidateSecret: every data key an IsConfigMapKey."""
+    errors: Errors = []
+    for field in ("data", "binaryData", "stringData"):
+        for key in map(str, mapping(doc.get(field))):
+            where = f"{field}[{key}]"
+            if len(key) > 253:
+                errors.append((where, invalid(key, "must be no more than 253 characters")))
+            elif not _CONFIG_KEY.fullmatch(key):
+                errors.append((where, invalid(key, _CONFIG_KEY_MESSAGE)))
+            elif key in (".", "..") or key.startswith(".."):
+                errors.append((where, invalid(key, "must not be '.' or '..' or start with '..'")))
+    return errors
+
+
+_PERCENT = re.compile(r"^[0-9]+%$")
+_PERCENT_MESSAGE = "a valid percent string must be a numeric string followed by an ending '%'"
+
+
+def _disruption_budget(doc: dict) -> Errors:
+    """policy ValidatePodDisruptionBudgetSpec."""
+    spec = _spec(doc)
+    errors: Errors = []
+    if spec.get("minAvailable") is not None and spec.get("maxUnavailable") is not None:
+        errors.append(("spec", "Invalid value: minAvailable and maxUnavailable cannot be both set"))
+    for key in ("minAvailable", "maxUnavailable"):
+        value = spec.get(key)
+        if isinstance(value, str) and not _PERCENT.fullmatch(value):
+            errors.append((f"spec.{key}", invalid(value, _PERCENT_MESSAGE)))
+        elif isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            errors.append((f"spec.{key}", invalid(value, "must be greater than or equal to 0")))
+    return errors
+
+
+_HIGHEST_USER_PRIORITY = 1000000000  # scheduling HighestUserDefinablePriority
+_PREEMPTION_POLICIES = ("PreemptLowerPriority", "Never")
+
+
+def _priority_class(doc: dict) -> Errors:
+    """scheduling ValidatePriorityClass."""
+    errors: Errors = []
+    value = doc.get("value")
+    name = mapping(doc.get("metadata")).get("name")
+    system = isinstance(name, str) and name.startswith("system-")
+    too_high = (
+        isinstance(value, int) and not isinstance(value, bool) and value > _HIGHEST_USER_PRIORITY
+    )
+    if too_high and not system:
+        message = f"maximum allowed value of a user defined priority is {_HIGHEST_USER_PRIORITY}"
+        errors.append(("value", f"Forbidden: {message}"))
+    policy = doc.get("preemptionPolicy")
+    if isinstance(policy, str) and policy not in _PREEMPTION_POLICIES:
+        errors.append(("preemptionPolicy", not_supported(policy, _PREEMPTION_POLICIES)))
+    return errors
+
+
 # (group, kind) -> the restart policies its pod template allows (None: any the Pod allows).
 RESTART_POLICIES = {
     ("batch", "Job"): ("OnFailure", "Never"),
@@ -225,4 +504,16 @@ KIND_CHECKS = {
     ("", "PersistentVolumeClaim"): persistent_volume_claim,
     ("", "Service"): service,
     ("networking.k8s.io", "NetworkPolicy"): network_policy,
+    ("apps", "Deployment"): workload,
+    ("apps", "StatefulSet"): workload,
+    ("apps", "DaemonSet"): workload,
+    ("apps", "ReplicaSet"): workload,
+    ("rbac.authorization.k8s.io", "Role"): _policy_rules,
+    ("rbac.authorization.k8s.io", "ClusterRole"): _policy_rules,
+    ("rbac.authorization.k8s.io", "RoleBinding"): _binding,
+    ("rbac.authorization.k8s.io", "ClusterRoleBinding"): _binding,
+    ("", "ConfigMap"): _config_keys,
+    ("", "Secret"): _config_keys,
+    ("policy", "PodDisruptionBudget"): _disruption_budget,
+    ("scheduling.k8s.io", "PriorityClass"): _priority_class,
 }

@@ -55,7 +55,11 @@ def name_validator(group: str, kind: str) -> Callable[[str], list[str]]:
         return names.dns1123_label
     if group == "" and kind == "Service":
         return names.dns1035_label
-    if group == "rbac.authorization.k8s.io":
+    # RBAC kinds, and PodDisruptionBudgets (kube-apiserver v1.32.13 took "Has-Upper" and a
+    # 254-character name), hold names to path segments only.
+    if group == "rbac.authorization.k8s.io" or (
+        group == "policy" and kind == "PodDisruptionBudget"
+    ):
         return _path_segment
     return names.dns1123_subdomain
 
@@ -80,8 +84,13 @@ def _finalizers(finalizers: object, path: str, custom: bool) -> Errors:
     if not isinstance(finalizers, list):
         return errors
     for index, finalizer in enumerate(finalizers):
-        if not isinstance(finalizer, str):
-            continue  # the schema says what type it must be
+        if finalizer is None:
+            finalizer = ""  # the server decodes a null item as ""
+        if not isinstance(finalizer, str):  # a custom resource's metadata has no schema here
+            errors.append(
+                (f"{path}.finalizers[{index}]", f"Invalid value: {finalizer!r}: must be a string")
+            )
+            continue
         errors += [
             (f"{path}.finalizers", invalid(finalizer, m)) for m in names.qualified_name(finalizer)
         ]
@@ -120,7 +129,14 @@ def validate(
             (f"{path}.annotations", invalid(str(key), m))
             for m in names.qualified_name(str(key).lower())
         ]
-    errors += _finalizers(metadata.get("finalizers"), path, custom)
+    # Kinds served outside pkg/apis (CRDs, APIServices), and PodDisruptionBudgets, get
+    # apimachinery's generic metadata checks (kube-apiserver v1.32.13 took a PDB's "cleanup").
+    generic = (
+        custom
+        or group in ("apiextensions.k8s.io", "apiregistration.k8s.io")
+        or (group == "policy" and kind == "PodDisruptionBudget")
+    )
+    errors += _finalizers(metadata.get("finalizers"), path, generic)
     size = sum(len(str(k)) + len(str(v)) for k, v in annotations.items())
     if size > TOTAL_ANNOTATION_SIZE:
         errors.append(

@@ -5,11 +5,51 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from trainops.knowledge.apivalidation import names
-from trainops.knowledge.apivalidation.meta import Errors, invalid
+from trainops.knowledge.apivalidation.meta import Errors, invalid, not_supported
 from trainops.model import quantity
 from trainops.model.shape import mapping
 
 _HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
+# Values core validation.go accepts, in the order its NotSupported messages list them.
+_PULL_POLICIES = ("Always", "IfNotPresent", "Never")
+_DNS_POLICIES = ("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None")
+_TOLERATION_OPERATORS = ("Equal", "Exists")
+_TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+_FS_GROUP_CHANGE_POLICIES = ("Always", "OnRootMismatch")
+_UNSATISFIABLE = ("DoNotSchedule", "ScheduleAnyway")
+_MAX_INT32 = 2147483647
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _security_context(context: object, path: str) -> Errors:
+    """ValidateSecurityContext / validatePodSecurityContext: ids in range, Localhost seccomp named."""
+    if not isinstance(context, dict):
+        return []
+    errors: Errors = []
+    for key in ("runAsUser", "runAsGroup"):
+        value = _int(context.get(key))
+        if value is not None and not 0 <= value <= _MAX_INT32:
+            errors.append(
+                (f"{path}.{key}", invalid(value, f"must be between 0 and {_MAX_INT32}, inclusive"))
+            )
+    seccomp = context.get("seccompProfile")
+    if (
+        isinstance(seccomp, dict)
+        and seccomp.get("type") == "Localhost"
+        and not seccomp.get("localhostProfile")
+    ):
+        errors.append(
+            (
+                f"{path}.seccompProfile.localhostProfile",
+                "Required value: must be set when seccomp type is Localhost",
+            )
+        )
+    return errors
+
+
 _QUANTITY_PATTERN = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
 
 
@@ -21,6 +61,10 @@ class PodContext:
     restart_policies: tuple[str, ...] | None = None  # None: not checked (an operator sets it)
     relaxed_env_names: bool = False
     injected_init: dict[str, str] = field(default_factory=dict)
+    # Volumes the controller's object adds: a StatefulSet's volumeClaimTemplates are volumes of
+    # its template as apps ValidateStatefulSetSpec validates it (kube-apiserver v1.32.13 accepts a
+    # mount of one).
+    claim_volumes: tuple[str, ...] = ()
 
 
 def _dicts(value: object) -> list[dict]:
@@ -111,6 +155,20 @@ def _container(
     name = container.get("name")
     if isinstance(name, str):
         errors += [(f"{path}.name", invalid(name, m)) for m in names.dns1123_label(name)]
+    if not container.get("image"):  # validateContainers: every container names its image
+        errors.append((f"{path}.image", "Required value"))
+    pull = container.get("imagePullPolicy")
+    if isinstance(pull, str) and pull not in _PULL_POLICIES:
+        errors.append((f"{path}.imagePullPolicy", not_supported(pull, _PULL_POLICIES)))
+    restart = container.get("restartPolicy")
+    if restart is not None:
+        if not init:
+            errors.append(
+                (f"{path}.restartPolicy", "Forbidden: may not be set for non-init containers")
+            )
+        elif restart != "Always":
+            errors.append((f"{path}.restartPolicy", not_supported(restart, ("Always",))))
+    errors += _security_context(container.get("securityContext"), f"{path}.securityContext")
     port_names: set[str] = set()
     for index, port in enumerate(_dicts(container.get("ports"))):
         where = f"{path}.ports[{index}]"
@@ -135,6 +193,15 @@ def _container(
                 (f"{path}.env[{index}].name", invalid(env_name, m))
                 for m in names.env_var_name(env_name, context.relaxed_env_names)
             ]
+        if (
+            variable.get("value") and variable.get("valueFrom") is not None
+        ):  # validateEnvVarValueFrom
+            errors.append(
+                (
+                    f"{path}.env[{index}].valueFrom",
+                    'Invalid value: "": may not be specified when `value` is not empty',
+                )
+            )
     errors += _resources(container.get("resources"), f"{path}.resources")
     mount_paths: set[str] = set()
     mounted: set[str] = set()
@@ -144,6 +211,18 @@ def _container(
         if isinstance(volume, str) and volume not in volumes:
             errors.append((f"{where}.name", f'Not found: "{volume}"'))
         mounted.add(str(volume))
+        sub_path = mount.get("subPath")
+        if (
+            isinstance(sub_path, str) and sub_path
+        ):  # ValidateVolumeMounts: validateLocalDescendingPath
+            if sub_path.startswith("/"):
+                errors.append(
+                    (f"{path}.volumeMounts.subPath", invalid(sub_path, "must be a relative path"))
+                )
+            elif ".." in sub_path.split("/"):
+                errors.append(
+                    (f"{path}.volumeMounts.subPath", invalid(sub_path, "must not contain '..'"))
+                )
         mount_path = mount.get("mountPath")
         if isinstance(mount_path, str):
             if not mount_path:
@@ -202,12 +281,77 @@ def _container(
     return errors
 
 
+def _pod_level(spec: dict, path: str) -> Errors:
+    """ValidatePodSpec's checks of the pod as a whole: deadline, DNS policy, tolerations, node
+    selector, pod security context, topology spread."""
+    errors: Errors = []
+    deadline = _int(spec.get("activeDeadlineSeconds"))
+    if deadline is not None and not 1 <= deadline <= _MAX_INT32:
+        errors.append(
+            (
+                f"{path}.activeDeadlineSeconds",
+                invalid(deadline, f"must be between 1 and {_MAX_INT32}, inclusive"),
+            )
+        )
+    dns = spec.get("dnsPolicy")
+    if isinstance(dns, str) and dns not in _DNS_POLICIES:
+        errors.append((f"{path}.dnsPolicy", not_supported(dns, _DNS_POLICIES)))
+    for index, toleration in enumerate(_dicts(spec.get("tolerations"))):  # ValidateTolerations
+        where = f"{path}.tolerations[{index}]"
+        key, operator = toleration.get("key"), toleration.get("operator")
+        if isinstance(key, str) and key:
+            errors += [(f"{where}.key", invalid(key, m)) for m in names.qualified_name(key)]
+        if isinstance(operator, str) and operator and operator not in _TOLERATION_OPERATORS:
+            errors.append((f"{where}.operator", not_supported(operator, _TOLERATION_OPERATORS)))
+        elif operator == "Exists" and toleration.get("value"):
+            errors.append(
+                (
+                    f"{where}.operator",
+                    invalid(toleration["value"], "value must be empty when `operator` is 'Exists'"),
+                )
+            )
+        effect = toleration.get("effect")
+        if isinstance(effect, str) and effect and effect not in _TAINT_EFFECTS:
+            errors.append((f"{where}.effect", not_supported(effect, _TAINT_EFFECTS)))
+    for key, value in mapping(spec.get("nodeSelector")).items():
+        errors += [
+            (f"{path}.nodeSelector", invalid(str(key), m)) for m in names.qualified_name(str(key))
+        ]
+        if isinstance(value, str):
+            errors += [
+                (f"{path}.nodeSelector", invalid(value, m)) for m in names.label_value(value)
+            ]
+    security = spec.get("securityContext")
+    errors += _security_context(security, f"{path}.securityContext")
+    change = mapping(security).get("fsGroupChangePolicy")
+    if isinstance(change, str) and change not in _FS_GROUP_CHANGE_POLICIES:
+        errors.append(
+            (
+                f"{path}.securityContext.fsGroupChangePolicy",
+                not_supported(change, _FS_GROUP_CHANGE_POLICIES),
+            )
+        )
+    for index, constraint in enumerate(_dicts(spec.get("topologySpreadConstraints"))):
+        where = f"{path}.topologySpreadConstraints[{index}]"
+        skew = _int(constraint.get("maxSkew"))
+        if skew is not None and skew <= 0:
+            errors.append((f"{where}.maxSkew", invalid(skew, "must be greater than zero")))
+        unsatisfiable = constraint.get("whenUnsatisfiable")
+        if isinstance(unsatisfiable, str) and unsatisfiable not in _UNSATISFIABLE:
+            errors.append(
+                (f"{where}.whenUnsatisfiable", not_supported(unsatisfiable, _UNSATISFIABLE))
+            )
+    return errors
+
+
 def validate_pod_spec(spec: object, path: str, context: PodContext) -> Errors:
     """Every error the API server would report for a Pod with this spec, at `path` (e.g. spec.template.spec)."""
     if not isinstance(spec, dict):
         return []
     errors: Errors = []
-    volumes: dict[str, dict] = {}
+    volumes: dict[str, dict] = {
+        name: {"persistentVolumeClaim": {}} for name in context.claim_volumes
+    }
     for index, volume in enumerate(_dicts(spec.get("volumes"))):
         name = volume.get("name")
         if not isinstance(name, str):
@@ -251,6 +395,7 @@ def validate_pod_spec(spec: object, path: str, context: PodContext) -> Errors:
         value = spec.get(key)
         if isinstance(value, str) and value:
             errors += [(f"{path}.{key}", invalid(value, m)) for m in names.dns1123_label(value)]
+    errors += _pod_level(spec, path)
     policy = spec.get("restartPolicy", "Always")
     if (
         context.restart_policies is not None

@@ -119,6 +119,11 @@ class Catalog:
         group, _, version = api_version.rpartition("/")
         return self.cel_schemas.get((group, version, kind))
 
+    def crd_schema(self, api_version: str, kind: str) -> dict | None:
+        """The converted schema of a custom resource's kind and version; None for core kinds."""
+        group, _, version = api_version.rpartition("/")
+        return self.crd_schemas.get((group, version, kind))
+
     def installer_of(self, api_version: str, kind: str) -> str | None:
         """The folder that installs the CRD behind a custom resource; None for core kinds."""
         group, _, version = api_version.rpartition("/")

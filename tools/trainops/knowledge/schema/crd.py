@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 _DROPPED = {"default", "format", "description", "example", "externalDocs"}
 _SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
+_KEPT = ("x-kubernetes-list-type", "x-kubernetes-list-map-keys")
 
 
 @dataclass
@@ -115,6 +116,9 @@ def _convert(node: dict, seen_cel: list[bool]) -> dict:
         seen_cel[0] = True
     out: dict = {}
     for key, value in node.items():
+        if key in _KEPT:
+            out[key] = value  # not JSON Schema: listtypes.py reads them
+            continue
         if key in _DROPPED or key.startswith("x-kubernetes-"):
             continue
         if key == "properties":
