@@ -955,3 +955,81 @@ MUTATIONS += [
         setting(startingDeadlineSeconds=-1),
     ),
 ]
+
+RBAC_BINDINGS = (
+    ("rbac.authorization.k8s.io/v1", "RoleBinding"),
+    ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding"),
+)
+RULES_KINDS = (
+    ("rbac.authorization.k8s.io/v1", "Role"),
+    ("rbac.authorization.k8s.io/v1", "ClusterRole"),
+)
+CRD = (("apiextensions.k8s.io/v1", "CustomResourceDefinition"),)
+# Found by a type-swapping sweep: each passed trainops clean and the server refused it.
+MUTATIONS += [
+    Mutation(
+        "rule-api-groups-null",
+        "rbac ValidatePolicyRule",
+        RULES_KINDS,
+        (),
+        setting(rules=[{"apiGroups": None, "resources": ["pods"], "verbs": ["get"]}]),
+    ),
+    Mutation(
+        "rule-non-resource-with-resources",
+        "rbac ValidatePolicyRule",
+        RULES_KINDS,
+        (),
+        setting(
+            rules=[
+                {
+                    "nonResourceURLs": ["/healthz"],
+                    "resources": ["pods"],
+                    "apiGroups": [""],
+                    "verbs": ["get"],
+                }
+            ]
+        ),
+    ),
+    Mutation(
+        "service-account-subject-without-namespace",
+        "rbac ValidateRoleBindingSubject",
+        RBAC_BINDINGS,
+        (),
+        setting(subjects=[{"kind": "ServiceAccount", "name": "robot"}]),
+    ),
+    Mutation(
+        "selector-empty",
+        "apps ValidateDeploymentSpec",
+        WORKLOADS[1:],
+        SPEC,
+        setting(selector={"matchLabels": None}),
+    ),
+    Mutation(
+        "crd-scope-invalid",
+        "apiextensions ValidateCustomResourceDefinitionSpec",
+        CRD,
+        SPEC,
+        setting(scope="Galaxy"),
+    ),
+    Mutation(
+        "crd-schema-null",
+        "apiextensions ValidateCustomResourceDefinitionSpec",
+        CRD,
+        ("spec", "versions", "*"),
+        setting(schema=None),
+    ),
+    Mutation(
+        "crd-root-not-object",
+        "apiextensions structural schema",
+        CRD,
+        ("spec", "versions", "*", "schema"),
+        setting(openAPIV3Schema={"type": "string"}),
+    ),
+    Mutation(
+        "custom-resource-finalizer-not-string",
+        "apimachinery ObjectMeta decoding",
+        (("argoproj.io/v1alpha1", "Application"), ("ray.io/v1", "RayJob")),
+        ("metadata",),
+        setting(finalizers=[True]),
+    ),
+]

@@ -93,9 +93,17 @@ def workload(doc: dict) -> Errors:
     """pkg/apis/apps/validation: ValidateDeploymentSpec, ValidateStatefulSetSpec,
     ValidateDaemonSetSpec, ValidateReplicaSetSpec (what pod validation does not cover)."""
     spec = _spec(doc)
+    kind = doc.get("kind")
     errors = _non_negative(spec, ("replicas", "minReadySeconds", "revisionHistoryLimit"), "spec")
     errors += _selector_matches(spec, "spec")  # a missing selector is the schema's to report
-    kind = doc.get("kind")
+    selector = spec.get("selector")
+    if (
+        isinstance(selector, dict)
+        and not selector.get("matchLabels")
+        and not selector.get("matchExpressions")
+    ):
+        owner = {"Deployment": "deployment", "ReplicaSet": "deployment"}.get(str(kind), str(kind))
+        errors.append(("spec.selector", f"Invalid value: empty selector is invalid for {owner}"))
     strategy = mapping(spec.get("strategy"))
     if kind == "Deployment":
         if strategy.get("type") == "Recreate" and strategy.get("rollingUpdate") is not None:
@@ -415,10 +423,13 @@ def _binding(doc: dict) -> Errors:
     kind = mapping(doc.get("roleRef")).get("kind")
     if isinstance(kind, str) and kind not in allowed:
         errors.append(("roleRef.kind", not_supported(kind, allowed)))
+    cluster_wide = doc.get("kind") == "ClusterRoleBinding"
     for index, subject in enumerate(_dicts(doc.get("subjects"))):
         subject_kind = subject.get("kind")
         if isinstance(subject_kind, str) and subject_kind not in _SUBJECT_KINDS:
             errors.append((f"subjects[{index}].kind", not_supported(subject_kind, _SUBJECT_KINDS)))
+        if subject_kind == "ServiceAccount" and cluster_wide and not subject.get("namespace"):
+            errors.append((f"subjects[{index}].namespace", "Required value"))
     return errors
 
 
@@ -486,6 +497,24 @@ def _priority_class(doc: dict) -> Errors:
     return errors
 
 
+def _custom_resource_definition(doc: dict) -> Errors:
+    """apiextensions ValidateCustomResourceDefinitionSpec: a scope, and in v1 a schema for every
+    version whose root is an object."""
+    spec = _spec(doc)
+    errors: Errors = []
+    scope = spec.get("scope")
+    if isinstance(scope, str) and scope not in ("Cluster", "Namespaced"):
+        errors.append(("spec.scope", not_supported(scope, ("Cluster", "Namespaced"))))
+    for index, version in enumerate(_dicts(spec.get("versions"))):
+        where = f"spec.versions[{index}].schema.openAPIV3Schema"
+        schema = mapping(version.get("schema")).get("openAPIV3Schema")
+        if not isinstance(schema, dict) or not schema:
+            errors.append((where, "Required value: schemas are required"))
+        elif schema.get("type") != "object":
+            errors.append((f"{where}.type", "Invalid value: must be object at the root"))
+    return errors
+
+
 # (group, kind) -> the restart policies its pod template allows (None: any the Pod allows).
 RESTART_POLICIES = {
     ("batch", "Job"): ("OnFailure", "Never"),
@@ -516,4 +545,5 @@ KIND_CHECKS = {
     ("", "Secret"): _config_keys,
     ("policy", "PodDisruptionBudget"): _disruption_budget,
     ("scheduling.k8s.io", "PriorityClass"): _priority_class,
+    ("apiextensions.k8s.io", "CustomResourceDefinition"): _custom_resource_definition,
 }
