@@ -88,10 +88,13 @@ def run_trainops_unprivileged(
 
 class _Zygote:
     def __init__(self) -> None:
+        # Unbuffered: select() sees only the pipe, so a reply read ahead into a buffer (the pid
+        # and the exit of a quick child arrive together) would leave select() waiting forever.
         self.process = subprocess.Popen(
             [sys.executable, str(Path(__file__).with_name("cli_zygote.py"))],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            bufsize=0,
         )
 
     def _reply(self, deadline: float | None) -> str | None:

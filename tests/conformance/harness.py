@@ -119,6 +119,66 @@ def make_cases(bases: list[dict]) -> list[Case]:
     return cases
 
 
+def built_cases(cases: list[Case], bases: list[dict]) -> list[Case]:
+    """What the operators build from each custom resource's pod templates (operator_pods.py: the
+    Pod KubeRay creates, the Job the JobSet controller creates, the Training Operator's worker with
+    its init container), as objects of their own: the server judges them as the operator's
+    request, and trainops judges them as the Pods and Jobs they are."""
+    sys.path.insert(0, str(REPO / "tools"))
+    from trainops.knowledge.operator_pods import operator_pod
+    from trainops.knowledge.pod_templates import pod_templates
+    from trainops.model.objects import K8sObject
+    from trainops.model.rendered import Cluster, Rendered
+
+    environment = Cluster(
+        [Rendered("bases", objects=[K8sObject(b, "bases.yaml", 1) for b in bases])]
+    )
+    built = []
+    for case in cases:
+        doc = case.doc
+        if (
+            not str(doc.get("apiVersion", "")).count("/")
+            or doc.get("apiVersion", "").split("/")[0] in _BUILT_IN_GROUPS
+        ):
+            continue
+        metadata = doc.get("metadata") if isinstance(doc.get("metadata"), dict) else {}
+        for template in pod_templates(doc):
+            made = operator_pod(K8sObject(doc, "case.yaml", 1), template, environment)
+            if made.error is not None:
+                continue
+            spec = copy.deepcopy(made.template.spec)
+            labels = (
+                (made.template.metadata or {}).get("labels")
+                if isinstance(made.template.metadata, dict)
+                else None
+            )
+            meta = {
+                "name": f"built-{len(built)}",
+                "namespace": metadata.get("namespace") or "default",
+            }
+            if isinstance(labels, dict):
+                meta["labels"] = labels
+            if made.restart_policies:  # the controller creates a Job of it
+                made_doc = {
+                    "apiVersion": "batch/v1",
+                    "kind": "Job",
+                    "metadata": meta,
+                    "spec": {"template": {"metadata": {"labels": labels or {}}, "spec": spec}},
+                }
+            else:
+                made_doc = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+            built.append(
+                Case(f"{case.id}/built:{template.path}", f"{case.mutation}@built", made_doc)
+            )
+    return built
+
+
+_BUILT_IN_GROUPS = {
+    "apps", "batch", "policy", "scheduling.k8s.io", "networking.k8s.io",
+    "rbac.authorization.k8s.io", "apiextensions.k8s.io", "admissionregistration.k8s.io",
+}  # fmt: skip
+
+
 # --- asking the server -------------------------------------------------------------------------
 
 
@@ -340,7 +400,9 @@ def main(argv: list[str]) -> int:
         if not kubeconfig:
             print(f"set {KUBECONFIG_ENV} to a kubeconfig of the server to ask", file=sys.stderr)
             return 2
-        cases = make_cases(base_objects())
+        bases = base_objects()
+        cases = make_cases(bases)
+        cases += built_cases(cases, bases)
         print(f"{len(cases)} cases", file=sys.stderr)
         judged = ask(cases, kubeconfig)
         record(judged)
