@@ -1033,3 +1033,386 @@ MUTATIONS += [
         setting(finalizers=[True]),
     ),
 ]
+
+
+def more_bases(bases: list[dict]) -> list[dict]:
+    """Objects of further built-in kinds a training platform ships: an Ingress to the Ray
+    dashboard, an autoscaler, a quota and limit range for a team, a TLS Secret."""
+    namespace = next(
+        (b["metadata"]["namespace"] for b in bases if b.get("kind") == "Job"), "default"
+    )
+    meta = {"name": "training", "namespace": namespace}
+    return [
+        {
+            "apiVersion": "networking.k8s.io/v1",
+            "kind": "Ingress",
+            "metadata": dict(meta),
+            "spec": {
+                "ingressClassName": "nginx",
+                "rules": [
+                    {
+                        "host": "ray.example.com",
+                        "http": {
+                            "paths": [
+                                {
+                                    "path": "/",
+                                    "pathType": "Prefix",
+                                    "backend": {
+                                        "service": {"name": "ray-head", "port": {"number": 8265}}
+                                    },
+                                }
+                            ]
+                        },
+                    }
+                ],
+            },
+        },
+        {
+            "apiVersion": "autoscaling/v2",
+            "kind": "HorizontalPodAutoscaler",
+            "metadata": dict(meta),
+            "spec": {
+                "scaleTargetRef": {
+                    "apiVersion": "apps/v1",
+                    "kind": "Deployment",
+                    "name": "trainer",
+                },
+                "minReplicas": 1,
+                "maxReplicas": 4,
+                "metrics": [
+                    {
+                        "type": "Resource",
+                        "resource": {
+                            "name": "cpu",
+                            "target": {"type": "Utilization", "averageUtilization": 80},
+                        },
+                    }
+                ],
+            },
+        },
+        {
+            "apiVersion": "v1",
+            "kind": "ResourceQuota",
+            "metadata": dict(meta),
+            "spec": {"hard": {"requests.cpu": "16", "requests.memory": "64Gi", "pods": "50"}},
+        },
+        {
+            "apiVersion": "v1",
+            "kind": "LimitRange",
+            "metadata": dict(meta),
+            "spec": {
+                "limits": [
+                    {
+                        "type": "Container",
+                        "default": {"cpu": "1", "memory": "2Gi"},
+                        "defaultRequest": {"cpu": "500m", "memory": "1Gi"},
+                    }
+                ]
+            },
+        },
+        {
+            "apiVersion": "v1",
+            "kind": "Secret",
+            "metadata": dict(meta),
+            "type": "kubernetes.io/tls",
+            "stringData": {"tls.crt": "certificate", "tls.key": "key"},
+        },
+    ]
+
+
+INGRESS = (("networking.k8s.io/v1", "Ingress"),)
+HPA = (("autoscaling/v2", "HorizontalPodAutoscaler"),)
+QUOTA = (("v1", "ResourceQuota"),)
+LIMITS = (("v1", "LimitRange"),)
+SECRET = (("v1", "Secret"),)
+SERVICE = (("v1", "Service"),)
+RULE0 = ("spec", "rules", "*")
+PATH0 = ("spec", "rules", "*", "http", "paths", "*")
+MUTATIONS += [
+    Mutation(
+        "ingress-host-invalid",
+        "networking ValidateIngressRule",
+        INGRESS,
+        RULE0,
+        setting(host="Bad_Host"),
+    ),
+    Mutation(
+        "ingress-host-ip",
+        "networking ValidateIngressRule",
+        INGRESS,
+        RULE0,
+        setting(host="10.0.0.1"),
+    ),
+    Mutation(
+        "ingress-path-relative",
+        "networking validateHTTPIngressPath",
+        INGRESS,
+        PATH0,
+        setting(path="relative"),
+    ),
+    Mutation(
+        "ingress-path-type-invalid",
+        "networking validateHTTPIngressPath",
+        INGRESS,
+        PATH0,
+        setting(pathType="Sometimes"),
+    ),
+    Mutation(
+        "ingress-backend-both",
+        "networking validateIngressBackend",
+        INGRESS,
+        PATH0,
+        lambda p: p["backend"].update(resource={"apiGroup": "x.io", "kind": "K", "name": "n"}),
+    ),
+    Mutation(
+        "ingress-port-both",
+        "networking validateIngressBackend",
+        INGRESS,
+        PATH0,
+        lambda p: p["backend"]["service"]["port"].update(name="http"),
+    ),
+    Mutation(
+        "ingress-without-rules-or-backend",
+        "networking ValidateIngressSpec",
+        INGRESS,
+        SPEC,
+        lambda s: s.pop("rules", None),
+    ),
+    Mutation(
+        "hpa-max-below-min",
+        "autoscaling ValidateHorizontalPodAutoscalerSpec",
+        HPA,
+        SPEC,
+        setting(minReplicas=5, maxReplicas=2),
+    ),
+    Mutation(
+        "hpa-min-zero",
+        "autoscaling ValidateHorizontalPodAutoscalerSpec",
+        HPA,
+        SPEC,
+        setting(minReplicas=0),
+    ),
+    Mutation(
+        "hpa-utilization-zero",
+        "autoscaling validateMetricTarget",
+        HPA,
+        ("spec", "metrics", "*", "resource", "target"),
+        setting(averageUtilization=0),
+    ),
+    Mutation(
+        "hpa-target-kind-missing",
+        "autoscaling ValidateCrossVersionObjectReference",
+        HPA,
+        ("spec", "scaleTargetRef"),
+        setting(kind=""),
+    ),
+    Mutation(
+        "quota-negative",
+        "core ValidateResourceQuota",
+        QUOTA,
+        ("spec", "hard"),
+        lambda h: h.update(pods="-1"),
+    ),
+    Mutation(
+        "quota-resource-invalid",
+        "core validateResourceQuotaResourceName",
+        QUOTA,
+        ("spec", "hard"),
+        lambda h: h.update({"bad/resource/name": "1"}),
+    ),
+    Mutation(
+        "limits-default-below-request",
+        "core ValidateLimitRange",
+        LIMITS,
+        ("spec", "limits", "*"),
+        setting(default={"cpu": "250m"}, defaultRequest={"cpu": "500m"}),
+    ),
+    Mutation(
+        "limits-type-invalid",
+        "core ValidateLimitRange",
+        LIMITS,
+        ("spec", "limits", "*"),
+        setting(type="Galaxy"),
+    ),
+    Mutation(
+        "secret-tls-without-key",
+        "core ValidateSecret",
+        SECRET,
+        (),
+        lambda d: d.get("type") == "kubernetes.io/tls" and d["stringData"].pop("tls.key") and None,
+    ),
+    Mutation(
+        "secret-docker-config-missing",
+        "core ValidateSecret",
+        SECRET,
+        (),
+        setting(type="kubernetes.io/dockerconfigjson", stringData={"other": "x"}),
+    ),
+    Mutation(
+        "service-external-name-invalid",
+        "core ValidateService",
+        SERVICE,
+        SPEC,
+        lambda s: (
+            s.pop("clusterIP", None),
+            s.pop("ports", None),
+            s.update(type="ExternalName", externalName="Bad_Name"),
+        ),
+    ),
+    Mutation(
+        "service-session-affinity-invalid",
+        "core ValidateService",
+        SERVICE,
+        SPEC,
+        setting(sessionAffinity="Sticky"),
+    ),
+    Mutation(
+        "service-cluster-ip-invalid",
+        "core ValidateService",
+        SERVICE,
+        SPEC,
+        setting(clusterIP="10.0.0.300"),
+    ),
+    Mutation(
+        "service-traffic-policy-on-cluster-ip",
+        "core ValidateService",
+        SERVICE,
+        SPEC,
+        setting(externalTrafficPolicy="Local"),
+    ),
+    Mutation(
+        "service-port-protocol-invalid",
+        "core ValidateService",
+        SERVICE,
+        SPEC,
+        setting(ports=[{"port": 80, "protocol": "ICMP"}]),
+    ),
+    # more of the pod spec
+    Mutation(
+        "secret-volume-mode-too-wide",
+        f"{CORE} validateSecretVolumeSource",
+        None,
+        None,
+        _volumes({"name": "s", "secret": {"secretName": "s", "defaultMode": 1000}}),
+    ),
+    Mutation(
+        "host-path-type-invalid",
+        f"{CORE} validateHostPathType",
+        None,
+        None,
+        _volumes({"name": "h", "hostPath": {"path": "/x", "type": "Somewhere"}}),
+    ),
+    Mutation(
+        "empty-dir-size-negative",
+        f"{CORE} validateEmptyDirVolumeSource",
+        None,
+        None,
+        _volumes({"name": "e", "emptyDir": {"sizeLimit": "-1Gi"}}),
+    ),
+    Mutation(
+        "claim-without-name",
+        f"{CORE} validatePersistentClaimVolumeSource",
+        None,
+        None,
+        _volumes({"name": "c", "persistentVolumeClaim": {"claimName": ""}}),
+    ),
+    Mutation(
+        "config-map-key-ref-without-name",
+        f"{CORE} validateEnvVarValueFrom",
+        None,
+        None,
+        container(
+            lambda c: c.update(env=[{"name": "A", "valueFrom": {"configMapKeyRef": {"key": "k"}}}])
+        ),
+    ),
+    Mutation(
+        "field-ref-unsupported",
+        f"{CORE} validateObjectFieldSelector",
+        None,
+        None,
+        container(
+            lambda c: c.update(
+                env=[{"name": "A", "valueFrom": {"fieldRef": {"fieldPath": "spec.containers"}}}]
+            )
+        ),
+    ),
+    Mutation(
+        "resource-name-invalid",
+        f"{CORE} validateContainerResourceName",
+        None,
+        None,
+        container(lambda c: c.update(resources={"limits": {"cpus": "1"}})),
+    ),
+    Mutation(
+        "probe-period-zero",
+        f"{CORE} validateProbe",
+        None,
+        None,
+        container(
+            lambda c: c.update(readinessProbe={"exec": {"command": ["true"]}, "periodSeconds": 0})
+        ),
+    ),
+    Mutation(
+        "lifecycle-without-handler",
+        f"{CORE} validateLifecycle",
+        None,
+        None,
+        container(lambda c: c.update(lifecycle={"preStop": {}})),
+    ),
+    Mutation(
+        "termination-message-policy-invalid",
+        f"{CORE} validateContainerCommon",
+        None,
+        None,
+        container(lambda c: c.update(terminationMessagePolicy="Sometimes")),
+    ),
+    Mutation(
+        "working-dir-relative",
+        f"{CORE} validateContainerCommon",
+        None,
+        None,
+        container(lambda c: c.update(workingDir="relative")),
+    ),
+    Mutation(
+        "capability-add-on-restricted",
+        "not validated (PSA's)",
+        None,
+        None,
+        container(
+            lambda c: c.setdefault("securityContext", {}).update(
+                capabilities={"add": ["NET_ADMIN"]}
+            )
+        ),
+    ),
+    Mutation(
+        "priority-class-and-priority", f"{CORE} ValidatePodSpec", None, None, setting(priority=5)
+    ),
+    Mutation(
+        "service-account-name-invalid",
+        f"{CORE} ValidatePodSpec",
+        None,
+        None,
+        setting(serviceAccountName="Bad_Account"),
+    ),
+    Mutation(
+        "scheduler-name-invalid",
+        f"{CORE} ValidatePodSpec",
+        None,
+        None,
+        setting(schedulerName="Bad Scheduler"),
+    ),
+    Mutation(
+        "host-aliases-ip-invalid",
+        f"{CORE} validateHostAliases",
+        None,
+        None,
+        setting(hostAliases=[{"ip": "300.0.0.1", "hostnames": ["a"]}]),
+    ),
+    Mutation(
+        "dns-config-none-without-nameservers",
+        f"{CORE} validatePodDNSConfig",
+        None,
+        None,
+        setting(dnsPolicy="None"),
+    ),
+]

@@ -1,6 +1,7 @@
 """trainops agrees with a real kube-apiserver: every recorded case (the repository's rendered
-objects and seeded mutations of them, judged by kube-apiserver v1.32.13, harness.py) gets the
-server's verdict from trainops' own server rules. As first measured, 600 of 3,068 disagreed."""
+objects, what operators build from them, and seeded mutations, judged by kube-apiserver v1.32.13;
+harness.py) gets the server's verdict from trainops' own server rules. As first measured, 600 of
+3,068 disagreed; a second round of mutations found 371 more of 5,182."""
 
 from __future__ import annotations
 

@@ -239,6 +239,27 @@ def service(doc: dict) -> Errors:
     kind = spec.get("type", "ClusterIP")
     if isinstance(kind, str) and kind not in _SERVICE_TYPES:
         errors.append(("spec.type", not_supported(kind, _SERVICE_TYPES)))
+    external = spec.get("externalName")
+    if kind == "ExternalName" and isinstance(external, str):
+        errors += [
+            ("spec.externalName", invalid(external, m))
+            for m in names.dns1123_subdomain(external.rstrip("."))
+        ]
+    affinity = spec.get("sessionAffinity")
+    if isinstance(affinity, str) and affinity not in ("ClientIP", "None"):
+        errors.append(("spec.sessionAffinity", not_supported(affinity, ("ClientIP", "None"))))
+    cluster_ip = spec.get("clusterIP")
+    if isinstance(cluster_ip, str) and cluster_ip not in ("", "None"):
+        try:
+            ipaddress.ip_address(cluster_ip)
+        except ValueError:
+            message = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"
+            errors.append(("spec.clusterIPs[0]", invalid(cluster_ip, message)))
+    if spec.get("externalTrafficPolicy") and kind not in ("NodePort", "LoadBalancer"):
+        message = "may only be set for externally-accessible services"
+        errors.append(
+            ("spec.externalTrafficPolicy", invalid(spec["externalTrafficPolicy"], message))
+        )
     ports = _dicts(spec.get("ports"))
     headless = spec.get("clusterIP") == "None"
     if not ports and kind != "ExternalName" and not headless:
@@ -255,6 +276,11 @@ def service(doc: dict) -> Errors:
             if name in seen:
                 errors.append((f"spec.ports[{index}].name", f'Duplicate value: "{name}"'))
             seen.add(name)
+        protocol = port.get("protocol")
+        if isinstance(protocol, str) and protocol not in ("SCTP", "TCP", "UDP"):
+            errors.append(
+                (f"spec.ports[{index}].protocol", not_supported(protocol, ("SCTP", "TCP", "UDP")))
+            )
         number = port.get("port")
         if isinstance(number, int) and not isinstance(number, bool) and not 1 <= number <= 65535:
             errors.append(
@@ -441,9 +467,23 @@ _CONFIG_KEY_MESSAGE = (
 )
 
 
+# core ValidateSecret: the keys each well-known type requires (data or stringData).
+_SECRET_KEYS = {
+    "kubernetes.io/tls": ("tls.crt", "tls.key"),
+    "kubernetes.io/dockerconfigjson": (".dockerconfigjson",),
+    "kubernetes.io/dockercfg": (".dockercfg",),
+    "kubernetes.io/ssh-auth": ("ssh-privatekey",),
+}
+
+
 def _config_keys(doc: dict) -> Errors:
-    """core ValidateConfigMap / ValidateSecret: every data key an IsConfigMapKey."""
+    """core ValidateConfigMap / ValidateSecret: every data key an IsConfigMapKey, and the keys a
+    Secret's type requires."""
     errors: Errors = []
+    present = {str(k) for field in ("data", "stringData") for k in mapping(doc.get(field))}
+    for key in _SECRET_KEYS.get(str(doc.get("type")), ()) if doc.get("kind") == "Secret" else ():
+        if key not in present:
+            errors.append((f"data[{key}]", "Required value"))
     for field in ("data", "binaryData", "stringData"):
         for key in map(str, mapping(doc.get(field))):
             where = f"{field}[{key}]"
@@ -515,6 +555,123 @@ def _custom_resource_definition(doc: dict) -> Errors:
     return errors
 
 
+_PATH_TYPES = ("Exact", "ImplementationSpecific", "Prefix")
+
+
+def _ingress(doc: dict) -> Errors:
+    """networking ValidateIngressSpec: rules or a default backend; hosts are DNS names; paths."""
+    spec = _spec(doc)
+    errors: Errors = []
+    rules = _dicts(spec.get("rules"))
+    if not rules and not isinstance(spec.get("defaultBackend"), dict):
+        errors.append(
+            ("spec", "Invalid value: either `defaultBackend` or `rules` must be specified")
+        )
+    for index, rule in enumerate(rules):
+        where = f"spec.rules[{index}]"
+        host = rule.get("host")
+        if isinstance(host, str) and host:
+            try:
+                ipaddress.ip_address(host)
+                errors.append(
+                    (f"{where}.host", invalid(host, "must be a DNS name, not an IP address"))
+                )
+            except ValueError:
+                name = host[2:] if host.startswith("*.") else host
+                errors += [
+                    (f"{where}.host", invalid(host, m)) for m in names.dns1123_subdomain(name)
+                ]
+        for number, path in enumerate(_dicts(mapping(rule.get("http")).get("paths"))):
+            at = f"{where}.http.paths[{number}]"
+            kind = path.get("pathType")
+            if isinstance(kind, str) and kind not in _PATH_TYPES:
+                errors.append((f"{at}.pathType", not_supported(kind, _PATH_TYPES)))
+            value = path.get("path")
+            if kind in ("Exact", "Prefix") and isinstance(value, str) and not value.startswith("/"):
+                errors.append((f"{at}.path", invalid(value, "must be an absolute path")))
+            backend = mapping(path.get("backend"))
+            service = mapping(backend.get("service"))
+            if backend.get("resource") is not None and backend.get("service") is not None:
+                errors.append(
+                    (
+                        f"{at}.backend",
+                        'Invalid value: "": cannot set both resource and service backends',
+                    )
+                )
+            port = mapping(service.get("port"))
+            if port.get("name") and port.get("number") is not None:
+                errors.append(
+                    (f"{at}.backend", 'Invalid value: "": cannot set both port name & port number')
+                )
+    return errors
+
+
+def _autoscaler(doc: dict) -> Errors:
+    """autoscaling ValidateHorizontalPodAutoscalerSpec (v2)."""
+    spec = _spec(doc)
+    errors: Errors = []
+    low, high = spec.get("minReplicas"), spec.get("maxReplicas")
+    if isinstance(low, int) and not isinstance(low, bool) and low < 1:  # HPAScaleToZero is alpha
+        errors.append(("spec.minReplicas", invalid(low, "must be greater than or equal to 1")))
+    if isinstance(high, int) and isinstance(low, int) and high < low:
+        errors.append(
+            ("spec.maxReplicas", invalid(high, "must be greater than or equal to `minReplicas`"))
+        )
+    target = mapping(spec.get("scaleTargetRef"))
+    for key in ("kind", "name"):
+        if not target.get(key):
+            errors.append((f"spec.scaleTargetRef.{key}", "Required value"))
+    for index, metric in enumerate(_dicts(spec.get("metrics"))):
+        for source in ("resource", "containerResource"):
+            goal = mapping(mapping(metric.get(source)).get("target"))
+            value = goal.get("averageUtilization")
+            if isinstance(value, int) and not isinstance(value, bool) and value <= 0:
+                where = f"spec.metrics[{index}].{source}.target.averageUtilization"
+                errors.append((where, invalid(value, "must be greater than 0")))
+    return errors
+
+
+def _quota(doc: dict) -> Errors:
+    """core ValidateResourceQuota: qualified resource names, no negative amounts."""
+    errors: Errors = []
+    for name, amount in mapping(_spec(doc).get("hard")).items():
+        where = f"spec.hard[{name}]"
+        errors += [(where, invalid(str(name), m)) for m in names.qualified_name(str(name))]
+        try:
+            if quantity.parse(amount) < 0:
+                errors.append((where, invalid(str(amount), "must be greater than or equal to 0")))
+        except ValueError:
+            pass  # a malformed quantity fails decoding, reported where quantities are read
+    return errors
+
+
+_LIMIT_TYPES = ("Pod", "Container", "PersistentVolumeClaim")
+
+
+def _limit_range(doc: dict) -> Errors:
+    """core ValidateLimitRange: a known type; a default request no larger than the default."""
+    errors: Errors = []
+    for index, limit in enumerate(_dicts(_spec(doc).get("limits"))):
+        where = f"spec.limits[{index}]"
+        kind = limit.get("type")
+        if isinstance(kind, str) and kind not in _LIMIT_TYPES and "/" not in kind:
+            errors.append(
+                (f"{where}.type", invalid(kind, "must be a standard limit type or fully qualified"))
+            )
+        defaults, requests = mapping(limit.get("default")), mapping(limit.get("defaultRequest"))
+        for name, request in requests.items():
+            if name not in defaults:
+                continue
+            try:
+                above = quantity.parse(request) > quantity.parse(defaults[name])
+            except ValueError:
+                continue
+            if above:
+                message = f"defaultRequest value {request} must be less than or equal to default value {defaults[name]}"
+                errors.append((f"{where}.defaultRequest[{name}]", invalid(str(request), message)))
+    return errors
+
+
 # (group, kind) -> the restart policies its pod template allows (None: any the Pod allows).
 RESTART_POLICIES = {
     ("batch", "Job"): ("OnFailure", "Never"),
@@ -546,4 +703,8 @@ KIND_CHECKS = {
     ("policy", "PodDisruptionBudget"): _disruption_budget,
     ("scheduling.k8s.io", "PriorityClass"): _priority_class,
     ("apiextensions.k8s.io", "CustomResourceDefinition"): _custom_resource_definition,
+    ("networking.k8s.io", "Ingress"): _ingress,
+    ("autoscaling", "HorizontalPodAutoscaler"): _autoscaler,
+    ("", "ResourceQuota"): _quota,
+    ("", "LimitRange"): _limit_range,
 }

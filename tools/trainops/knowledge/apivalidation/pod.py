@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, field
 
 from trainops.knowledge.apivalidation import names
@@ -18,6 +19,56 @@ _TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 _FS_GROUP_CHANGE_POLICIES = ("Always", "OnRootMismatch")
 _UNSATISFIABLE = ("DoNotSchedule", "ScheduleAnyway")
 _MAX_INT32 = 2147483647
+_TERMINATION_MESSAGE_POLICIES = ("File", "FallbackToLogsOnError")
+_HOST_PATH_TYPES = (
+    "", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"
+)  # fmt: skip
+_LIFECYCLE_HANDLERS = ("exec", "httpGet", "tcpSocket", "sleep")
+# ConvertDownwardAPIFieldLabel (core/v1 conversion): what an env var's fieldRef may name.
+_FIELD_PATHS = frozenset(
+    [
+        "metadata.name", "metadata.namespace", "metadata.uid", "metadata.labels",
+        "metadata.annotations", "spec.nodeName", "spec.serviceAccountName", "status.hostIP",
+        "status.hostIPs", "status.podIP", "status.podIPs",
+    ]
+)  # fmt: skip
+_STANDARD_CONTAINER_RESOURCES = ("cpu", "memory", "ephemeral-storage")
+
+
+def _resource_name_problem(name: str) -> str | None:
+    """validateContainerResourceName: a standard resource, a hugepage size, or a qualified name
+    with a domain (an extended resource such as nvidia.com/gpu)."""
+    if name in _STANDARD_CONTAINER_RESOURCES or name.startswith("hugepages-") or "/" in name:
+        return None
+    return "must be a standard resource type or fully qualified"
+
+
+def _volume_source(volume: dict, path: str) -> Errors:
+    """validateVolumeSource: the checks of the sources a training pod names."""
+    errors: Errors = []
+    for source in ("secret", "configMap", "projected", "downwardAPI"):
+        mode = _int(mapping(volume.get(source)).get("defaultMode"))
+        if mode is not None and not 0 <= mode <= 0o777:
+            message = "must be a number between 0 and 0777 (octal), both inclusive"
+            errors.append((f"{path}.{source}.defaultMode", invalid(mode, message)))
+    host_path = volume.get("hostPath")
+    if isinstance(host_path, dict):
+        kind = host_path.get("type")
+        if isinstance(kind, str) and kind not in _HOST_PATH_TYPES:
+            errors.append((f"{path}.hostPath.type", not_supported(kind, _HOST_PATH_TYPES)))
+    size = mapping(volume.get("emptyDir")).get("sizeLimit")
+    if isinstance(size, str | int) and not isinstance(size, bool):
+        try:
+            negative = quantity.parse(size) < 0
+        except ValueError:
+            negative = False  # a malformed quantity is reported where quantities are parsed
+        if negative:
+            message = "Forbidden: SizeLimit field must be a valid resource quantity"
+            errors.append((f"{path}.emptyDir.sizeLimit", message))
+    claim = volume.get("persistentVolumeClaim")
+    if isinstance(claim, dict) and not claim.get("claimName"):
+        errors.append((f"{path}.persistentVolumeClaim.claimName", "Required value"))
+    return errors
 
 
 def _int(value: object) -> int | None:
@@ -91,10 +142,11 @@ def _probe(probe: object, path: str, liveness_like: bool) -> Errors:
         errors.append((f"{path}.successThreshold", invalid(threshold, "must be 1")))
     for key in ("periodSeconds", "timeoutSeconds", "successThreshold", "failureThreshold"):
         value = probe.get(key)
+        # SetDefaults_Probe turns a 0 into the default (10 s, 1 s, 1, 3) before validation.
         if (
             isinstance(value, int)
             and not isinstance(value, bool)
-            and value < 1
+            and value < 0
             and not (key == "successThreshold" and liveness_like)
         ):
             errors.append((f"{path}.{key}", invalid(value, "must be greater than or equal to 1")))
@@ -169,6 +221,28 @@ def _container(
         elif restart != "Always":
             errors.append((f"{path}.restartPolicy", not_supported(restart, ("Always",))))
     errors += _security_context(container.get("securityContext"), f"{path}.securityContext")
+    policy = container.get("terminationMessagePolicy")
+    if isinstance(policy, str) and policy not in _TERMINATION_MESSAGE_POLICIES:
+        errors.append(
+            (
+                f"{path}.terminationMessagePolicy",
+                not_supported(policy, _TERMINATION_MESSAGE_POLICIES),
+            )
+        )
+    for hook in ("postStart", "preStop"):  # validateLifecycle: each hook names one handler
+        handler = mapping(container.get("lifecycle")).get(hook)
+        if isinstance(handler, dict) and not any(
+            handler.get(h) is not None for h in _LIFECYCLE_HANDLERS
+        ):
+            errors.append(
+                (f"{path}.lifecycle.{hook}", "Required value: must specify a handler type")
+            )
+    for bound in ("limits", "requests"):
+        for resource_name in mapping(mapping(container.get("resources")).get(bound)):
+            problem = _resource_name_problem(str(resource_name))
+            if problem:
+                where = f"{path}.resources.{bound}[{resource_name}]"
+                errors.append((where, f"Invalid value: {resource_name}: {problem}"))
     port_names: set[str] = set()
     for index, port in enumerate(_dicts(container.get("ports"))):
         where = f"{path}.ports[{index}]"
@@ -193,6 +267,21 @@ def _container(
                 (f"{path}.env[{index}].name", invalid(env_name, m))
                 for m in names.env_var_name(env_name, context.relaxed_env_names)
             ]
+        source = mapping(variable.get("valueFrom"))
+        for ref in ("configMapKeyRef", "secretKeyRef"):
+            if ref in source:
+                ref_name = mapping(source[ref]).get("name", "")
+                if isinstance(ref_name, str):
+                    errors += [
+                        (f"{path}.env[{index}].valueFrom.{ref}.name", invalid(ref_name, m))
+                        for m in names.dns1123_subdomain(ref_name)
+                    ]
+        field_path = mapping(source.get("fieldRef")).get("fieldPath")
+        if isinstance(field_path, str) and not _supported_field(field_path):
+            message = f"error converting fieldPath: field label not supported: {field_path}"
+            errors.append(
+                (f"{path}.env[{index}].valueFrom.fieldRef.fieldPath", invalid(field_path, message))
+            )
         if (
             variable.get("value") and variable.get("valueFrom") is not None
         ):  # validateEnvVarValueFrom
@@ -296,6 +385,24 @@ def _pod_level(spec: dict, path: str) -> Errors:
     dns = spec.get("dnsPolicy")
     if isinstance(dns, str) and dns not in _DNS_POLICIES:
         errors.append((f"{path}.dnsPolicy", not_supported(dns, _DNS_POLICIES)))
+    if dns == "None" and not isinstance(spec.get("dnsConfig"), dict):
+        errors.append(
+            (
+                f"{path}.dnsConfig",
+                "Required value: must provide `dnsConfig` when `dnsPolicy` is None",
+            )
+        )
+    account = spec.get("serviceAccountName")
+    if isinstance(account, str) and account:
+        errors += [
+            (f"{path}.serviceAccountName", invalid(account, m))
+            for m in names.dns1123_subdomain(account)
+        ]
+    for index, alias in enumerate(_dicts(spec.get("hostAliases"))):  # validateHostAliases
+        address = alias.get("ip")
+        if isinstance(address, str) and not _is_ip(address):
+            message = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"
+            errors.append((f"{path}.hostAliases[{index}].ip", invalid(address, message)))
     for index, toleration in enumerate(_dicts(spec.get("tolerations"))):  # ValidateTolerations
         where = f"{path}.tolerations[{index}]"
         key, operator = toleration.get("key"), toleration.get("operator")
@@ -344,6 +451,23 @@ def _pod_level(spec: dict, path: str) -> Errors:
     return errors
 
 
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _supported_field(field_path: str) -> bool:
+    if field_path in _FIELD_PATHS:
+        return True
+    return any(
+        field_path.startswith(f"metadata.{k}['") and field_path.endswith("']")
+        for k in ("labels", "annotations")
+    )
+
+
 def validate_pod_spec(spec: object, path: str, context: PodContext) -> Errors:
     """Every error the API server would report for a Pod with this spec, at `path` (e.g. spec.template.spec)."""
     if not isinstance(spec, dict):
@@ -362,6 +486,7 @@ def validate_pod_spec(spec: object, path: str, context: PodContext) -> Errors:
         if name in volumes:
             errors.append((f"{path}.volumes[{index}].name", f'Duplicate value: "{name}"'))
         volumes[name] = volume
+        errors += _volume_source(volume, f"{path}.volumes[{index}]")
     containers = _dicts(spec.get("containers"))
     if not containers:
         errors.append((f"{path}.containers", "Required value"))
