@@ -294,3 +294,48 @@ def test_a_root_that_stops_rendering_is_reported_and_fails(tmp_path):
 def test_the_formats_diff_offers_are_the_reporters_it_has():
     # Named in the command without importing the reporters (a `validate` run never needs them).
     assert tuple(sorted(REVIEW_REPORTERS)) == FORMATS
+
+
+def _secret(name: str, values: dict[str, str], field: str = "stringData") -> str:
+    items = "".join(f"  {key}: {value}\n" for key, value in values.items())
+    return f"apiVersion: v1\nkind: Secret\nmetadata:\n  name: {name}\n  namespace: web\n{field}:\n{items}"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_secrets_values_are_never_shown_only_which_keys_changed(tmp_path, fmt):
+    # As found: `stringData.key: SUPERSECRET-ONE → SUPERSECRET-TWO`, in the markdown meant for a
+    # pull-request comment too.
+    write_tree(
+        tmp_path,
+        {
+            "app/kustomization.yaml": "resources:\n  - kept.yaml\n  - gone.yaml\n",
+            "app/kept.yaml": _secret(
+                "kept", {"key": "SUPERSECRET-ONE", "same": "SUPERSECRET-SAME"}
+            ),
+            "app/gone.yaml": _secret("gone", {"key": "SUPERSECRET-GONE"}, "data"),
+        },
+    )
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "base")
+    write_tree(
+        tmp_path,
+        {
+            "app/kustomization.yaml": "resources:\n  - kept.yaml\n  - new.yaml\n",
+            "app/kept.yaml": _secret(
+                "kept",
+                {
+                    "key": "SUPERSECRET-TWO",
+                    "same": "SUPERSECRET-SAME",
+                    "added": "SUPERSECRET-ADDED",
+                },
+            ),
+            "app/new.yaml": _secret("new", {"key": "SUPERSECRET-NEW"}),
+        },
+    )
+    (tmp_path / "app" / "gone.yaml").unlink()
+    done = run_trainops("diff", "--format", fmt, "app", cwd=tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    assert "SUPERSECRET" not in done.stdout + done.stderr
+    assert "(hidden; changed)" in done.stdout and "stringData.key" in done.stdout
+    assert "stringData.same" not in done.stdout  # an unchanged value is no change

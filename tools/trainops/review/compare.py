@@ -201,6 +201,35 @@ def _keyed(rendered: Rendered | None) -> dict[ObjectKey, K8sObject]:
     return {ObjectKey(o.group, o.kind, o.namespace, o.name): o for o in objects}
 
 
+_SECRET_FIELDS = ("data", "stringData")
+
+
+def _masked(doc: dict, reference: dict | None = None) -> dict:
+    """A Secret with every value of data and stringData replaced by a word that says only
+    whether it differs from the reference's (as Argo CD and Flux mask them; with no reference,
+    every value is hidden alike): a review, and a pull-request comment made of it, must never
+    carry a secret. Other kinds are returned as they are."""
+    if doc.get("kind") != "Secret" or doc.get("apiVersion") != "v1":
+        return doc
+    masked = dict(doc)
+    for secret_field in _SECRET_FIELDS:
+        values = doc.get(secret_field)
+        if not isinstance(values, dict):
+            continue
+        theirs = reference.get(secret_field) if reference is not None else None
+        theirs = theirs if isinstance(theirs, dict) else None
+        masked[secret_field] = {
+            key: HIDDEN if theirs is None or theirs.get(key, ABSENT) == value else HIDDEN_CHANGED
+            for key, value in values.items()
+        }
+    return masked
+
+
+HIDDEN = "(hidden)"
+HIDDEN_CHANGED = "(hidden; changed)"
+ABSENT = object()
+
+
 def compare_objects(old: Rendered | None, new: Rendered | None) -> list[ObjectChange]:
     before, after = _keyed(old), _keyed(new)
     changes = []
@@ -209,15 +238,15 @@ def compare_objects(old: Rendered | None, new: Rendered | None) -> list[ObjectCh
     ):
         was, now = before.get(key), after.get(key)
         if was is not None and now is not None:
-            fields = objectdiff.diff(was.doc, now.doc)
+            fields = objectdiff.diff(_masked(was.doc), _masked(now.doc, was.doc))
             if not fields:
                 continue
             change = ObjectChange("changed", now.api_version, key, fields)
         elif now is not None:
-            change = ObjectChange("added", now.api_version, key, document=now.doc)
+            change = ObjectChange("added", now.api_version, key, document=_masked(now.doc, None))
         else:
             assert was is not None  # the key came from one side or the other
-            change = ObjectChange("removed", was.api_version, key, document=was.doc)
+            change = ObjectChange("removed", was.api_version, key, document=_masked(was.doc, None))
         if key.kind == CRD_KIND:
             change.schema = crddiff.compare_crds(
                 key.name, was.doc if was else None, now.doc if now else None
