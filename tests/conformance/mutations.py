@@ -1416,3 +1416,49 @@ MUTATIONS += [
         setting(dnsPolicy="None"),
     ),
 ]
+
+NAMESPACE = (("v1", "Namespace"),)
+PSA = "pod-security.kubernetes.io/"
+MUTATIONS += [
+    Mutation(
+        "psa-level-invalid",
+        "PodSecurity admission validateNamespace",
+        NAMESPACE,
+        (),
+        _all_metadata(lambda m: m.setdefault("labels", {}).update({f"{PSA}enforce": "strict"})),
+    ),
+    Mutation(
+        "psa-level-capitalised",
+        "PodSecurity admission validateNamespace",
+        NAMESPACE,
+        (),
+        _all_metadata(lambda m: m.setdefault("labels", {}).update({f"{PSA}warn": "Restricted"})),
+    ),
+    Mutation(
+        "psa-version-without-v",
+        "PodSecurity admission validateNamespace",
+        NAMESPACE,
+        (),
+        _all_metadata(
+            lambda m: m.setdefault("labels", {}).update({f"{PSA}enforce-version": "1.30"})
+        ),
+    ),
+    Mutation(
+        "psa-version-future",
+        "PodSecurity admission validateNamespace",
+        NAMESPACE,
+        (),
+        _all_metadata(
+            lambda m: m.setdefault("labels", {}).update({f"{PSA}enforce-version": "v1.99"})
+        ),
+    ),
+    Mutation(
+        "psa-version-latest",
+        "PodSecurity admission validateNamespace",
+        NAMESPACE,
+        (),
+        _all_metadata(
+            lambda m: m.setdefault("labels", {}).update({f"{PSA}audit-version": "latest"})
+        ),
+    ),
+]

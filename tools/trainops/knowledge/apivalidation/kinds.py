@@ -672,6 +672,30 @@ def _limit_range(doc: dict) -> Errors:
     return errors
 
 
+_PSA_PREFIX = "pod-security.kubernetes.io/"
+_PSA_LEVELS = ("privileged", "baseline", "restricted")
+_PSA_VERSION = re.compile(r"^v1\.(0|[1-9][0-9]*)$")
+
+
+def _namespace(doc: dict) -> Errors:
+    """PodSecurity admission refuses a Namespace whose labels it cannot read
+    (pod-security-admission admission.go validateNamespace: api.ParseLevel, api.ParseVersion)."""
+    errors: Errors = []
+    labels = mapping(mapping(doc.get("metadata")).get("labels"))
+    for mode in ("enforce", "audit", "warn"):
+        level = labels.get(f"{_PSA_PREFIX}{mode}")
+        if isinstance(level, str) and level not in _PSA_LEVELS:
+            where = f"metadata.labels[{_PSA_PREFIX}{mode}]"
+            errors.append(
+                (where, invalid(level, "must be one of privileged, baseline, restricted"))
+            )
+        version = labels.get(f"{_PSA_PREFIX}{mode}-version")
+        if isinstance(version, str) and version != "latest" and not _PSA_VERSION.fullmatch(version):
+            where = f"metadata.labels[{_PSA_PREFIX}{mode}-version]"
+            errors.append((where, invalid(version, 'must be "latest" or "v1.x"')))
+    return errors
+
+
 # (group, kind) -> the restart policies its pod template allows (None: any the Pod allows).
 RESTART_POLICIES = {
     ("batch", "Job"): ("OnFailure", "Never"),
@@ -707,4 +731,5 @@ KIND_CHECKS = {
     ("autoscaling", "HorizontalPodAutoscaler"): _autoscaler,
     ("", "ResourceQuota"): _quota,
     ("", "LimitRange"): _limit_range,
+    ("", "Namespace"): _namespace,
 }
