@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _SUFFIXES = {
     "n": 1e-9,
@@ -31,9 +32,14 @@ def parse(value) -> float:
     """A quantity (`500m`, `2Gi`, `4`, 2) as a number; ValueError when it is not one."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return float(value)
-    match = _QUANTITY.fullmatch(str(value).strip())
+    return _parse_text(str(value))
+
+
+@lru_cache(maxsize=4096)  # every pod asks for the same few amounts
+def _parse_text(text: str) -> float:
+    match = _QUANTITY.fullmatch(text.strip())
     if not match:
-        raise ValueError(f"{value!r} is not a Kubernetes quantity")
+        raise ValueError(f"{text!r} is not a Kubernetes quantity")
     return float(match.group(1)) * _SUFFIXES[match.group(2)]
 
 

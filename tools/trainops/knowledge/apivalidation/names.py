@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 DNS1123_LABEL_MAX = 63
 DNS1123_SUBDOMAIN_MAX = 253
@@ -34,8 +35,13 @@ def _too_long(limit: int) -> str:
 
 
 def _syntax(value: str, limit: int, pattern: re.Pattern, message: str) -> list[str]:
-    errors = [_too_long(limit)] if len(value) > limit else []
-    return errors + ([message] if not pattern.match(value) else [])
+    return list(_syntax_of(value, limit, pattern, message))
+
+
+@lru_cache(maxsize=16384)  # the same names recur in every object (containers, ports, labels)
+def _syntax_of(value: str, limit: int, pattern: re.Pattern, message: str) -> tuple[str, ...]:
+    errors = (_too_long(limit),) if len(value) > limit else ()
+    return errors + ((message,) if not pattern.match(value) else ())
 
 
 def dns1123_label(value: str) -> list[str]:
@@ -73,6 +79,15 @@ def dns1035_label(value: str) -> list[str]:
 
 def qualified_name(value: str) -> list[str]:
     """Label and annotation keys: an optional DNS subdomain prefix and '/', then a name of at most 63."""
+    return list(_qualified_name(value))
+
+
+@lru_cache(maxsize=16384)
+def _qualified_name(value: str) -> tuple[str, ...]:
+    return tuple(_qualified_name_errors(value))
+
+
+def _qualified_name_errors(value: str) -> list[str]:
     parts = value.split("/")
     if len(parts) == 1:
         prefix, name = "", parts[0]
@@ -113,6 +128,11 @@ def label_value(value: str) -> list[str]:
 
 def port_name(value: str) -> list[str]:
     """IANA_SVC_NAME (RFC 6335), as container and Service port names must be."""
+    return list(_port_name(value))
+
+
+@lru_cache(maxsize=4096)
+def _port_name(value: str) -> tuple[str, ...]:
     errors = []
     if len(value) > 15:
         errors.append("must be no more than 15 characters")
@@ -124,21 +144,26 @@ def port_name(value: str) -> list[str]:
         errors.append("must contain at least one letter (a-z)")
     if value.startswith("-") or value.endswith("-"):
         errors.append("must not begin or end with a hyphen")
-    return errors
+    return tuple(errors)
 
 
 def env_var_name(value: str, relaxed: bool) -> list[str]:
+    return list(_env_var_name(value, relaxed))
+
+
+@lru_cache(maxsize=16384)  # every pod of a kind sets the same variables
+def _env_var_name(value: str, relaxed: bool) -> tuple[str, ...]:
     """Environment variable names: C-identifier-like before Kubernetes v1.34, any printable ASCII but '=' after."""
     if relaxed:
         if not value or "=" in value or any(not (" " <= c <= "~") for c in value):
-            return [
-                "a valid environment variable name must consist only of printable ASCII characters other than '='"
-            ]
-        return []
+            return (
+                "a valid environment variable name must consist only of printable ASCII characters other than '='",
+            )
+        return ()
     if not _ENV_NAME_RE.match(value):
-        return [
+        return (
             "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', "
             "and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used "
-            f"for validation is '{_ENV_NAME}')"
-        ]
-    return []
+            f"for validation is '{_ENV_NAME}')",
+        )
+    return ()
