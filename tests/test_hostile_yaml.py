@@ -311,9 +311,15 @@ def test_bounds_allow_what_real_manifests_do():
 DUPLICATE = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  name: c\n"
 
 
-def test_a_duplicate_key_is_one_finding_at_its_line_in_a_plain_file(tmp_path):
-    # As found: read file by file, the last of the two keys won and the file was clean.
-    write_tree(tmp_path, {"cm.yaml": DUPLICATE})
+@pytest.mark.parametrize(
+    "extra",
+    ["", "flag: yes\n", "labels: &l {a: b}\nannotations: *l\n"],
+    ids=["yaml-rs", "yaml-1.1-scalar", "anchored"],
+)
+def test_a_duplicate_key_is_one_finding_at_its_line_in_a_plain_file(tmp_path, extra):
+    # As found: read file by file, the last of the two keys won and the file was clean. Each
+    # way a document is read (yaml-rs; libyaml for YAML 1.1 scalars or anchors) finds it.
+    write_tree(tmp_path, {"cm.yaml": DUPLICATE + extra})
     done = _limited("validate", str(tmp_path / "cm.yaml"), seconds=30)
     assert done.returncode == 1, done.stdout
     assert (

@@ -119,8 +119,8 @@ def _zero(schema: dict, definitions: dict) -> object:
 
 
 def _decoded(node: object, schema: dict, definitions: dict, name: str | None) -> object:
-    """A copy of `node` read as its schema's Go type would be. Iterative in spirit but for the
-    nesting the parser already bounded (model.yaml_bounds), so recursion is safe here."""
+    """A copy of `node` read as its schema's Go type would be. Recursive: the parser has bounded
+    the nesting (model.yaml_bounds) far below Python's recursion limit."""
     resolved, resolved_name = _resolved(schema, definitions)
     name = resolved_name or name
     if isinstance(node, dict):

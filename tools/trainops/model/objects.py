@@ -222,16 +222,40 @@ def _load_document(chunk: str) -> list:
     """The document(s) in one chunk, read as libyaml would, as fast as yaml-rs can. A mapping
     key given twice is a syntax error, as go-yaml, behind kubectl and kustomize, makes it
     ("mapping key ... already defined"); libyaml keeps the last, and yaml-rs refuses it."""
-    if not _YAML11_ONLY.search(f"\n{chunk}\n") and not anchored(chunk):
+    has_anchor = anchored(chunk)
+    refused = ""
+    if not has_anchor:  # yaml-rs would expand aliases into copies: anchored text skips it
         try:
-            return [yaml_rs.loads(chunk)]
-        except Exception:  # noqa: BLE001 - any refusal: libyaml decides, and says where
-            pass
+            loaded = yaml_rs.loads(chunk)
+        except Exception as error:  # noqa: BLE001 - any refusal: libyaml decides, and says where
+            refused = str(error)
+        else:
+            if not _YAML11_ONLY.search(f"\n{chunk}\n"):
+                return [loaded]
     documents = list(yaml.load_all(chunk, Loader=_KubernetesLoader))
-    duplicate = duplicate_key(chunk)
-    if duplicate is not None:
-        raise yaml.MarkedYAMLError(problem=duplicate[1], problem_mark=duplicate[2])
+    # Keys are compared node by node only where yaml-rs found a duplicate or could not look.
+    if has_anchor or refused.startswith(_DUPLICATE_KEY):
+        duplicate = duplicate_key(chunk)
+        if duplicate is not None:
+            raise yaml.MarkedYAMLError(problem=duplicate[1], problem_mark=duplicate[2])
     return documents
+
+
+_DUPLICATE_KEY = "duplicate mapping key"  # how yaml-rs begins its refusal of one
+
+
+def duplicate_key_in(text: str) -> tuple[int, str, yaml.Mark] | None:
+    """duplicate_key(), asking yaml-rs first (fast, and it refuses a duplicate) where the text
+    has no anchor for it to expand."""
+    if not anchored(text):
+        try:
+            yaml_rs.loads(text)
+        except Exception as error:  # noqa: BLE001 - a refusal of any kind
+            if not str(error).startswith(_DUPLICATE_KEY):
+                return None
+        else:
+            return None
+    return duplicate_key(text)
 
 
 def duplicate_key(text: str) -> tuple[int, str, yaml.Mark] | None:
@@ -267,17 +291,19 @@ def duplicate_key(text: str) -> tuple[int, str, yaml.Mark] | None:
     return None
 
 
-def document_problem(doc: object, anchored: bool = True) -> str | None:
+def document_problem(
+    doc: object, anchored: bool = True, nulls: list[bool] | None = None
+) -> str | None:
     """excessive(), or where `doc` holds a value JSON has no type for (binary, a set); keys that
     are not strings become the strings Kubernetes makes of them, in place.
 
     `anchored=False` says the text has no anchor: without one there is no alias, so no node is
     shared and none contains itself, and one walk of a plain tree does it all. An anchored
     document is first bounded by excessive(), so the tree walk after it visits a bounded number
-    of nodes, shared ones included."""
+    of nodes, shared ones included. `nulls` gets an item when a value is null."""
     if not isinstance(doc, _CONTAINERS):
         return None  # a scalar document: nothing to walk (what it should be is said elsewhere)
-    return (excessive(doc) if anchored else None) or _walk_tree(doc, [])
+    return (excessive(doc) if anchored else None) or _walk_tree(doc, [] if nulls is None else nulls)
 
 
 _JSON_SCALARS = (str, int, float, bool, type(None))
@@ -422,9 +448,7 @@ def _metadata_reason(metadata: dict) -> str | None:
 
 
 def _malformed_reason(doc: object, anchored: bool, nulls: list[bool]) -> str | None:
-    if not isinstance(doc, _CONTAINERS):
-        return _object_reason(doc)
-    return (excessive(doc) if anchored else None) or _walk_tree(doc, nulls) or _object_reason(doc)
+    return document_problem(doc, anchored, nulls) or _object_reason(doc)
 
 
 def _object_reason(doc: object) -> str | None:

@@ -18,9 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml_rs
-
-from trainops.model.objects import Unreadable, duplicate_key, read_text
+from trainops.model.objects import Unreadable, duplicate_key_in, read_text
 from trainops.model.yaml_bounds import bounds_problem
 from trainops.render import kustomization
 
@@ -83,17 +81,9 @@ def refusal(root: Path) -> Refusal | None:
             if problem is not None:
                 line, reason = problem
                 return Refusal(path, line + 1, f"{reason}; kustomize is not given it")
-            duplicate = _duplicate_key(text)
+            duplicate = duplicate_key_in(text)
             if duplicate is not None:  # kustomize says so too, but names neither file nor line
                 return Refusal(path, duplicate[0] + 1, f"YAML syntax error: {duplicate[1]}")
-    return None
-
-
-def _duplicate_key(text: str) -> tuple[int, str, object] | None:
-    try:
-        yaml_rs.loads(text)  # refuses a duplicate key, fast: most files stop here
-    except Exception:  # noqa: BLE001 - a refusal of any kind: look closer
-        return duplicate_key(text)
     return None
 
 

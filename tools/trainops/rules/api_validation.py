@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trainops.knowledge.apivalidation import kinds, meta
-from trainops.knowledge.apivalidation.pod import PodContext, validate_pod_spec
+from trainops.knowledge.apivalidation.pod import QUANTITY_SYNTAX, PodContext, validate_pod_spec
 from trainops.knowledge.operator_pods import OPERATORS, OperatorPod, operator_pod
 from trainops.knowledge.pod_templates import templates_of
 from trainops.knowledge.schema.catalog import catalog_of
@@ -131,7 +131,7 @@ def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[s
         context = _template_context(obj, built, custom, relaxed)
         for path, message in validate_pod_spec(built.template.spec, "spec", context):
             if prefix == STATEFULSET_PODS and (
-                path == "spec.restartPolicy" or "quantities must match" in message
+                path == "spec.restartPolicy" or message == QUANTITY_SYNTAX
             ):
                 # ValidateStatefulSetSpec checks the policy; a quantity fails decoding itself
                 yield template.child(path), message

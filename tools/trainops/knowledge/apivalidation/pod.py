@@ -102,6 +102,8 @@ def _security_context(context: object, path: str) -> Errors:
 
 
 _QUANTITY_PATTERN = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
+# A quantity the server cannot even decode: the request fails before any validation runs.
+QUANTITY_SYNTAX = f"quantities must match the regular expression '{_QUANTITY_PATTERN}'"
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,7 @@ def _resources(resources: object, path: str) -> Errors:
                 errors.append(
                     (
                         f"{path}.{kind}[{resource}]",
-                        f"quantities must match the regular expression '{_QUANTITY_PATTERN}'",
+                        QUANTITY_SYNTAX,
                     )
                 )
                 continue
