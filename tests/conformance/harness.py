@@ -125,7 +125,7 @@ def built_cases(cases: list[Case], bases: list[dict]) -> list[Case]:
     its init container), as objects of their own: the server judges them as the operator's
     request, and trainops judges them as the Pods and Jobs they are."""
     sys.path.insert(0, str(REPO / "tools"))
-    from trainops.knowledge.operator_pods import operator_pod
+    from trainops.knowledge.operator_pods import OPERATORS, operator_pod
     from trainops.knowledge.pod_templates import pod_templates
     from trainops.model.objects import K8sObject
     from trainops.model.rendered import Cluster, Rendered
@@ -136,11 +136,8 @@ def built_cases(cases: list[Case], bases: list[dict]) -> list[Case]:
     built = []
     for case in cases:
         doc = case.doc
-        if (
-            not str(doc.get("apiVersion", "")).count("/")
-            or doc.get("apiVersion", "").split("/")[0] in _BUILT_IN_GROUPS
-        ):
-            continue
+        if str(doc.get("apiVersion", "")).rpartition("/")[0] not in OPERATORS:
+            continue  # no operator builds from it (a built-in controller's Pods are the server's)
         metadata = doc.get("metadata") if isinstance(doc.get("metadata"), dict) else {}
         for template in pod_templates(doc):
             made = operator_pod(K8sObject(doc, "case.yaml", 1), template, environment)
@@ -171,12 +168,6 @@ def built_cases(cases: list[Case], bases: list[dict]) -> list[Case]:
                 Case(f"{case.id}/built:{template.path}", f"{case.mutation}@built", made_doc)
             )
     return built
-
-
-_BUILT_IN_GROUPS = {
-    "apps", "batch", "policy", "scheduling.k8s.io", "networking.k8s.io",
-    "rbac.authorization.k8s.io", "apiextensions.k8s.io", "admissionregistration.k8s.io",
-}  # fmt: skip
 
 
 # --- asking the server -------------------------------------------------------------------------

@@ -1462,3 +1462,168 @@ MUTATIONS += [
         ),
     ),
 ]
+
+# Verdicts trainops' ports took from the upstream code and not yet from the server: each asked.
+SOME_KINDS = (("v1", "ConfigMap"), ("apps/v1", "Deployment"), ("v1", "Namespace"))
+CRD_SCHEMA = ("spec", "versions", "*", "schema")
+MUTATIONS += [
+    Mutation(
+        "active-deadline-in-a-controller",
+        "apps Validate*Spec: activeDeadlineSeconds",
+        WORKLOADS[1:],
+        ("spec", "template", "spec"),
+        setting(activeDeadlineSeconds=30),
+    ),
+    Mutation(
+        "role-non-resource-urls",
+        "rbac ValidatePolicyRule (namespaced)",
+        RULES_KINDS,
+        (),
+        setting(rules=[{"nonResourceURLs": ["/healthz"], "verbs": ["get"]}]),
+    ),
+    Mutation(
+        "configmap-key-dot-dot",
+        "core IsConfigMapKey",
+        (("v1", "ConfigMap"),),
+        (),
+        lambda d: d.setdefault("data", {}).update({"..a": "x"}),
+    ),
+    Mutation(
+        "pdb-min-negative",
+        "policy ValidatePodDisruptionBudgetSpec",
+        (("policy/v1", "PodDisruptionBudget"),),
+        SPEC,
+        setting(minAvailable=-1),
+    ),
+    Mutation(
+        "finalizers-standard",
+        "core IsStandardFinalizerName",
+        SOME_KINDS,
+        ("metadata",),
+        setting(finalizers=["kubernetes", "orphan"]),
+    ),
+    Mutation(
+        "finalizers-orphan-and-foreground",
+        "apimachinery ValidateFinalizers",
+        SOME_KINDS,
+        ("metadata",),
+        setting(finalizers=["orphan", "foregroundDeletion"]),
+    ),
+    Mutation(
+        "ingress-host-wildcard",
+        "networking ValidateIngressRule",
+        INGRESS,
+        RULE0,
+        setting(host="*.example.com"),
+    ),
+    Mutation(
+        "priority-system-name",
+        "scheduling ValidatePriorityClass (system- names)",
+        (("scheduling.k8s.io/v1", "PriorityClass"),),
+        (),
+        lambda d: (d["metadata"].update(name="system-training"), d.update(value=2000000000)),
+    ),
+    Mutation(
+        "job-manual-selector-matching",
+        "batch ValidateJobSpec",
+        JOB,
+        SPEC,
+        lambda s: s.update(
+            manualSelector=True,
+            selector={
+                "matchLabels": dict(
+                    (s.get("template", {}).get("metadata") or {}).get("labels") or {"x": "y"}
+                )
+            },
+        ),
+    ),
+    Mutation(
+        "selector-expressions-mismatch",
+        "apps ValidateDeploymentSpec",
+        WORKLOADS[1:],
+        SPEC,
+        lambda s: s.update(
+            selector={"matchExpressions": [{"key": "app", "operator": "In", "values": ["nobody"]}]}
+        ),
+    ),
+    Mutation(
+        "service-headless", f"{CORE} ValidateService", SERVICE, SPEC, setting(clusterIP="None")
+    ),
+    Mutation(
+        "service-external-name-trailing-dot",
+        f"{CORE} ValidateService",
+        SERVICE,
+        SPEC,
+        lambda s: (
+            s.pop("clusterIP", None),
+            s.pop("ports", None),
+            s.update(type="ExternalName", externalName="db.example.com."),
+        ),
+    ),
+    Mutation(
+        "limits-claim-type",
+        "core ValidateLimitRange",
+        LIMITS,
+        ("spec", "limits", "*"),
+        setting(
+            type="PersistentVolumeClaim", max={"storage": "10Gi"}, default=None, defaultRequest=None
+        ),
+    ),
+    Mutation(
+        "crd-root-type-missing",
+        "apiextensions structural schema",
+        CRD,
+        CRD_SCHEMA,
+        setting(openAPIV3Schema={"properties": {"spec": {"type": "object"}}}),
+    ),
+    Mutation(
+        "secret-ssh-auth-missing",
+        "core ValidateSecret",
+        SECRET,
+        (),
+        setting(type="kubernetes.io/ssh-auth", stringData={"other": "x"}),
+    ),
+    Mutation(
+        "env-field-ref-label",
+        f"{CORE} validateObjectFieldSelector",
+        None,
+        None,
+        container(
+            lambda c: c.update(
+                env=[
+                    {
+                        "name": "A",
+                        "valueFrom": {"fieldRef": {"fieldPath": "metadata.labels['app']"}},
+                    }
+                ]
+            )
+        ),
+    ),
+    Mutation(
+        "resource-hugepages",
+        f"{CORE} validateContainerResourceName",
+        None,
+        None,
+        container(
+            lambda c: c.update(
+                resources={"limits": {"hugepages-2Mi": "2Mi", "memory": "1Gi", "cpu": "1"}}
+            )
+        ),
+    ),
+    Mutation(
+        "probe-period-negative",
+        f"{CORE} validateProbe",
+        None,
+        None,
+        container(
+            lambda c: c.update(readinessProbe={"exec": {"command": ["true"]}, "periodSeconds": -1})
+        ),
+    ),
+    Mutation(
+        "toleration-key-invalid",
+        f"{CORE} ValidateTolerations",
+        None,
+        None,
+        setting(tolerations=[{"key": "bad key", "operator": "Exists"}]),
+    ),
+]

@@ -516,6 +516,8 @@ def _disruption_budget(doc: dict) -> Errors:
 
 
 _HIGHEST_USER_PRIORITY = 1000000000  # scheduling HighestUserDefinablePriority
+# scheduling SystemPriorityClasses: the only names with the reserved "system-" prefix.
+_SYSTEM_PRIORITY_CLASSES = ("system-cluster-critical", "system-node-critical")
 _PREEMPTION_POLICIES = ("PreemptLowerPriority", "Never")
 
 
@@ -524,7 +526,10 @@ def _priority_class(doc: dict) -> Errors:
     errors: Errors = []
     value = doc.get("value")
     name = mapping(doc.get("metadata")).get("name")
-    system = isinstance(name, str) and name.startswith("system-")
+    system = name in _SYSTEM_PRIORITY_CLASSES
+    if isinstance(name, str) and name.startswith("system-") and not system:
+        message = "priority class names with 'system-' prefix are reserved for system use only"
+        errors.append(("metadata.name", f"Forbidden: {message}"))
     too_high = (
         isinstance(value, int) and not isinstance(value, bool) and value > _HIGHEST_USER_PRIORITY
     )

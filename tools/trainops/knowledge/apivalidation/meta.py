@@ -83,6 +83,9 @@ def _finalizers(finalizers: object, path: str, custom: bool) -> Errors:
     errors: Errors = []
     if not isinstance(finalizers, list):
         return errors
+    if "orphan" in finalizers and "foregroundDeletion" in finalizers:  # kube-apiserver v1.32.13
+        message = "finalizer orphan and foregroundDeletion cannot be both set"
+        errors.append((f"{path}.finalizers", f"Invalid value: {message}"))
     for index, finalizer in enumerate(finalizers):
         if finalizer is None:
             finalizer = ""  # the server decodes a null item as ""
