@@ -9,17 +9,19 @@ from trainops.knowledge.apivalidation.pod import PodContext, validate_pod_spec
 
 
 def test_qualified_names():
-    assert names.qualified_name("kueue.x-k8s.io/queue-name") == []
-    assert names.qualified_name("app") == []
-    assert names.qualified_name("Example.com/x") == [
+    assert list(names.qualified_name("kueue.x-k8s.io/queue-name")) == []
+    assert list(names.qualified_name("app")) == []
+    assert list(names.qualified_name("Example.com/x")) == [
         "prefix part a lowercase RFC 1123 subdomain must consist of lower case "
         "alphanumeric characters, '-' or '.', and must start and end with an "
         "alphanumeric character (e.g. 'example.com', regex used for validation is "
         "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
     ]
     assert names.qualified_name("a/b/c")[0].startswith("a qualified name must consist of")
-    assert names.qualified_name("x/" + "a" * 64) == ["name part must be no more than 63 characters"]
-    assert names.qualified_name("/x") == ["prefix part must be non-empty"]
+    assert list(names.qualified_name("x/" + "a" * 64)) == [
+        "name part must be no more than 63 characters"
+    ]
+    assert list(names.qualified_name("/x")) == ["prefix part must be non-empty"]
 
 
 def test_names_per_kind():
@@ -36,14 +38,14 @@ def test_names_per_kind():
 
 
 def test_port_names():
-    assert names.port_name("pytorchjob-port") == []
-    assert names.port_name("a--b") == ["must not contain consecutive hyphens"]
-    assert names.port_name("8080") == ["must contain at least one letter (a-z)"]
-    assert names.port_name("-http") == ["must not begin or end with a hyphen"]
+    assert list(names.port_name("pytorchjob-port")) == []
+    assert list(names.port_name("a--b")) == ["must not contain consecutive hyphens"]
+    assert list(names.port_name("8080")) == ["must contain at least one letter (a-z)"]
+    assert list(names.port_name("-http")) == ["must not begin or end with a hyphen"]
 
 
 def test_env_names_depend_on_the_kubernetes_version():
-    assert names.env_var_name("1SEED", relaxed=True) == []
+    assert list(names.env_var_name("1SEED", relaxed=True)) == []
     assert names.env_var_name("1SEED", relaxed=False)
     assert names.env_var_name("A=B", relaxed=True)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from trainops.knowledge.apivalidation import names
 from trainops.model.shape import mapping
@@ -43,14 +43,14 @@ def not_supported(value: object, supported: tuple[str, ...]) -> str:
     return f"Unsupported value: {shown}: supported values: {', '.join(map(json.dumps, supported))}"
 
 
-def _path_segment(value: str) -> list[str]:
+def _path_segment(value: str) -> Sequence[str]:
     """RBAC names: any path segment (apimachinery/pkg/api/validation/path)."""
     if value in (".", ".."):
         return [f"may not be '{value}'"]
     return [f"may not contain '{c}'" for c in ("/", "%") if c in value]
 
 
-def name_validator(group: str, kind: str) -> Callable[[str], list[str]]:
+def name_validator(group: str, kind: str) -> Callable[[str], Sequence[str]]:
     if group == "" and kind == "Namespace":
         return names.dns1123_label
     if group == "" and kind == "Service":
@@ -103,6 +103,10 @@ def _finalizers(finalizers: object, path: str, custom: bool) -> Errors:
     return errors
 
 
+def _annotation_bytes(annotations: dict) -> int:
+    return sum(len(str(k)) + len(str(v)) for k, v in annotations.items())
+
+
 def validate(
     group: str, kind: str, metadata: dict, *, custom: bool, path: str = "metadata"
 ) -> Errors:
@@ -123,15 +127,14 @@ def validate(
         ]
     for key, value in _mapping(metadata.get("labels")).items():
         key = str(key)
-        errors += [(f"{path}.labels", invalid(key, m)) for m in names.qualified_name(key)]
-        if isinstance(value, str):
-            errors += [(f"{path}.labels", invalid(value, m)) for m in names.label_value(value)]
+        if problems := names.qualified_name(key):
+            errors += [(f"{path}.labels", invalid(key, m)) for m in problems]
+        if isinstance(value, str) and (problems := names.label_value(value)):
+            errors += [(f"{path}.labels", invalid(value, m)) for m in problems]
     annotations = _mapping(metadata.get("annotations"))
     for key in annotations:
-        errors += [
-            (f"{path}.annotations", invalid(str(key), m))
-            for m in names.qualified_name(str(key).lower())
-        ]
+        if problems := names.qualified_name(str(key).lower()):
+            errors += [(f"{path}.annotations", invalid(str(key), m)) for m in problems]
     # Kinds served outside pkg/apis (CRDs, APIServices), and PodDisruptionBudgets, get
     # apimachinery's generic metadata checks (kube-apiserver v1.32.13 took a PDB's "cleanup").
     generic = (
@@ -139,9 +142,10 @@ def validate(
         or group in ("apiextensions.k8s.io", "apiregistration.k8s.io")
         or (group == "policy" and kind == "PodDisruptionBudget")
     )
-    errors += _finalizers(metadata.get("finalizers"), path, generic)
-    size = sum(len(str(k)) + len(str(v)) for k, v in annotations.items())
-    if size > TOTAL_ANNOTATION_SIZE:
+    finalizers = metadata.get("finalizers")
+    if finalizers:
+        errors += _finalizers(finalizers, path, generic)
+    if annotations and _annotation_bytes(annotations) > TOTAL_ANNOTATION_SIZE:
         errors.append(
             (f"{path}.annotations", f"Too long: must have at most {TOTAL_ANNOTATION_SIZE} bytes")
         )

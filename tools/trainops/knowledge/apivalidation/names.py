@@ -34,17 +34,18 @@ def _too_long(limit: int) -> str:
     return f"must be no more than {limit} characters"
 
 
-def _syntax(value: str, limit: int, pattern: re.Pattern, message: str) -> list[str]:
-    return list(_syntax_of(value, limit, pattern, message))
-
-
-@lru_cache(maxsize=16384)  # the same names recur in every object (containers, ports, labels)
-def _syntax_of(value: str, limit: int, pattern: re.Pattern, message: str) -> tuple[str, ...]:
+def _syntax(value: str, limit: int, pattern: re.Pattern, message: str) -> tuple[str, ...]:
     errors = (_too_long(limit),) if len(value) > limit else ()
     return errors + ((message,) if not pattern.match(value) else ())
 
 
-def dns1123_label(value: str) -> list[str]:
+# Each check returns its messages as a tuple, cached: they are pure functions of the text, and the
+# same names recur in every object (containers, ports, labels, env vars).
+_cached = lru_cache(maxsize=16384)
+
+
+@_cached
+def dns1123_label(value: str) -> tuple[str, ...]:
     return _syntax(
         value,
         DNS1123_LABEL_MAX,
@@ -55,7 +56,8 @@ def dns1123_label(value: str) -> list[str]:
     )
 
 
-def dns1123_subdomain(value: str) -> list[str]:
+@_cached
+def dns1123_subdomain(value: str) -> tuple[str, ...]:
     return _syntax(
         value,
         DNS1123_SUBDOMAIN_MAX,
@@ -66,7 +68,8 @@ def dns1123_subdomain(value: str) -> list[str]:
     )
 
 
-def dns1035_label(value: str) -> list[str]:
+@_cached
+def dns1035_label(value: str) -> tuple[str, ...]:
     return _syntax(
         value,
         DNS1123_LABEL_MAX,
@@ -77,13 +80,9 @@ def dns1035_label(value: str) -> list[str]:
     )
 
 
-def qualified_name(value: str) -> list[str]:
+@_cached
+def qualified_name(value: str) -> tuple[str, ...]:
     """Label and annotation keys: an optional DNS subdomain prefix and '/', then a name of at most 63."""
-    return list(_qualified_name(value))
-
-
-@lru_cache(maxsize=16384)
-def _qualified_name(value: str) -> tuple[str, ...]:
     return tuple(_qualified_name_errors(value))
 
 
@@ -115,7 +114,8 @@ def _qualified_name_errors(value: str) -> list[str]:
     return errors
 
 
-def label_value(value: str) -> list[str]:
+@_cached
+def label_value(value: str) -> tuple[str, ...]:
     return _syntax(
         value,
         LABEL_VALUE_MAX,
@@ -126,13 +126,9 @@ def label_value(value: str) -> list[str]:
     )
 
 
-def port_name(value: str) -> list[str]:
+@_cached
+def port_name(value: str) -> tuple[str, ...]:
     """IANA_SVC_NAME (RFC 6335), as container and Service port names must be."""
-    return list(_port_name(value))
-
-
-@lru_cache(maxsize=4096)
-def _port_name(value: str) -> tuple[str, ...]:
     errors = []
     if len(value) > 15:
         errors.append("must be no more than 15 characters")
@@ -147,12 +143,8 @@ def _port_name(value: str) -> tuple[str, ...]:
     return tuple(errors)
 
 
-def env_var_name(value: str, relaxed: bool) -> list[str]:
-    return list(_env_var_name(value, relaxed))
-
-
-@lru_cache(maxsize=16384)  # every pod of a kind sets the same variables
-def _env_var_name(value: str, relaxed: bool) -> tuple[str, ...]:
+@_cached
+def env_var_name(value: str, relaxed: bool) -> tuple[str, ...]:
     """Environment variable names: C-identifier-like before Kubernetes v1.34, any printable ASCII but '=' after."""
     if relaxed:
         if not value or "=" in value or any(not (" " <= c <= "~") for c in value):

@@ -43,32 +43,39 @@ def _resource_name_problem(name: str) -> str | None:
     return "must be a standard resource type or fully qualified"
 
 
+_MODE_SOURCES = frozenset(["secret", "configMap", "projected", "downwardAPI"])
+
+
 def _volume_source(volume: dict, path: str) -> Errors:
     """validateVolumeSource: the checks of the sources a training pod names."""
     errors: Errors = []
-    for source in ("secret", "configMap", "projected", "downwardAPI"):
-        mode = _int(mapping(volume.get(source)).get("defaultMode"))
-        if mode is not None and not 0 <= mode <= 0o777:
-            message = "must be a number between 0 and 0777 (octal), both inclusive"
-            errors.append((f"{path}.{source}.defaultMode", invalid(mode, message)))
-    host_path = volume.get("hostPath")
-    if isinstance(host_path, dict):
-        kind = host_path.get("type")
-        if isinstance(kind, str) and kind not in _HOST_PATH_TYPES:
-            errors.append((f"{path}.hostPath.type", not_supported(kind, _HOST_PATH_TYPES)))
-    size = mapping(volume.get("emptyDir")).get("sizeLimit")
-    if isinstance(size, str | int) and not isinstance(size, bool):
-        try:
-            negative = quantity.parse(size) < 0
-        except ValueError:
-            negative = False  # a malformed quantity is reported where quantities are parsed
-        if negative:
-            message = "Forbidden: SizeLimit field must be a valid resource quantity"
-            errors.append((f"{path}.emptyDir.sizeLimit", message))
-    claim = volume.get("persistentVolumeClaim")
-    if isinstance(claim, dict) and not claim.get("claimName"):
-        errors.append((f"{path}.persistentVolumeClaim.claimName", "Required value"))
+    for source, settings in volume.items():  # a volume names itself and (usually) one source
+        if not isinstance(settings, dict):
+            continue
+        if source in _MODE_SOURCES:
+            mode = _int(settings.get("defaultMode"))
+            if mode is not None and not 0 <= mode <= 0o777:
+                message = "must be a number between 0 and 0777 (octal), both inclusive"
+                errors.append((f"{path}.{source}.defaultMode", invalid(mode, message)))
+        elif source == "hostPath":
+            kind = settings.get("type")
+            if isinstance(kind, str) and kind not in _HOST_PATH_TYPES:
+                errors.append((f"{path}.hostPath.type", not_supported(kind, _HOST_PATH_TYPES)))
+        elif source == "emptyDir":
+            size = settings.get("sizeLimit")
+            if isinstance(size, str | int) and not isinstance(size, bool) and _negative(size):
+                message = "Forbidden: SizeLimit field must be a valid resource quantity"
+                errors.append((f"{path}.emptyDir.sizeLimit", message))
+        elif source == "persistentVolumeClaim" and not settings.get("claimName"):
+            errors.append((f"{path}.persistentVolumeClaim.claimName", "Required value"))
     return errors
+
+
+def _negative(size: str | int) -> bool:
+    try:
+        return quantity.parse(size) < 0
+    except ValueError:
+        return False  # a malformed quantity is reported where quantities are parsed
 
 
 def _int(value: object) -> int | None:
@@ -155,66 +162,68 @@ def _probe(probe: object, path: str, liveness_like: bool) -> Errors:
     return errors
 
 
-def _resources(resources: object, path: str) -> Errors:
-    if not isinstance(resources, dict):
-        return []
+def _resources(resources: dict, path: str) -> Errors:
+    """validateContainerResourceName for every resource named, then ValidateResourceRequirements:
+    quantities that decode, none negative, no request above its limit."""
     errors: Errors = []
-    parsed: dict[str, dict[str, float]] = {}
-    for kind in ("limits", "requests"):
-        for resource, amount in (
-            (mapping(resources.get(kind))).items() if isinstance(resources.get(kind), dict) else []
-        ):
+    bounds = [(b, v) for b in ("limits", "requests") if isinstance(v := resources.get(b), dict)]
+    for bound, amounts in bounds:
+        for resource_name in amounts:
+            problem = _resource_name_problem(str(resource_name))
+            if problem:
+                errors.append(
+                    (
+                        f"{path}.{bound}[{resource_name}]",
+                        f"Invalid value: {resource_name}: {problem}",
+                    )
+                )
+    limits: dict[str, tuple[float, object]] = {}  # resource -> (value, as written)
+    for bound, amounts in bounds:
+        for resource, amount in amounts.items():
             try:
                 value = quantity.parse(amount)
             except ValueError:
-                errors.append(
-                    (
-                        f"{path}.{kind}[{resource}]",
-                        QUANTITY_SYNTAX,
-                    )
-                )
+                errors.append((f"{path}.{bound}[{resource}]", QUANTITY_SYNTAX))
                 continue
             if value < 0:
                 errors.append(
                     (
-                        f"{path}.{kind}[{resource}]",
+                        f"{path}.{bound}[{resource}]",
                         invalid(str(amount), "must be greater than or equal to 0"),
                     )
                 )
-            parsed.setdefault(kind, {})[str(resource)] = value
-            parsed.setdefault(f"{kind}-shown", {})[str(resource)] = amount
-    for resource, request in parsed.get("requests", {}).items():
-        limit = parsed.get("limits", {}).get(resource)
-        if limit is not None and request > limit:
-            shown_request, shown_limit = (
-                parsed["requests-shown"][resource],
-                parsed["limits-shown"][resource],
-            )
-            errors.append(
-                (
-                    f"{path}.requests[{resource}]",
-                    invalid(
-                        str(shown_request),
-                        f"must be less than or equal to {resource} limit of {shown_limit}",
-                    ),
+            if bound == "limits":
+                limits[str(resource)] = (value, amount)
+            elif (limit := limits.get(str(resource))) is not None and value > limit[0]:
+                shown_limit = limit[1]
+                errors.append(
+                    (
+                        f"{path}.requests[{resource}]",
+                        invalid(
+                            str(amount),
+                            f"must be less than or equal to {resource} limit of {shown_limit}",
+                        ),
+                    )
                 )
-            )
     return errors
 
 
 def _container(
     container: dict, path: str, volumes: dict[str, dict], context: PodContext, init: bool
 ) -> Errors:
+    # Hot: every container of every pod template. Sections are entered only where the container
+    # sets the field, and paths are built only for an error.
     errors: Errors = []
-    name = container.get("name")
-    if isinstance(name, str):
-        errors += [(f"{path}.name", invalid(name, m)) for m in names.dns1123_label(name)]
-    if not container.get("image"):  # validateContainers: every container names its image
+    get = container.get
+    name = get("name")
+    if isinstance(name, str) and (problems := names.dns1123_label(name)):
+        errors += [(f"{path}.name", invalid(name, m)) for m in problems]
+    if not get("image"):  # validateContainers: every container names its image
         errors.append((f"{path}.image", "Required value"))
-    pull = container.get("imagePullPolicy")
+    pull = get("imagePullPolicy")
     if isinstance(pull, str) and pull not in _PULL_POLICIES:
         errors.append((f"{path}.imagePullPolicy", not_supported(pull, _PULL_POLICIES)))
-    restart = container.get("restartPolicy")
+    restart = get("restartPolicy")
     if restart is not None:
         if not init:
             errors.append(
@@ -222,8 +231,10 @@ def _container(
             )
         elif restart != "Always":
             errors.append((f"{path}.restartPolicy", not_supported(restart, ("Always",))))
-    errors += _security_context(container.get("securityContext"), f"{path}.securityContext")
-    policy = container.get("terminationMessagePolicy")
+    security = get("securityContext")
+    if security:
+        errors += _security_context(security, f"{path}.securityContext")
+    policy = get("terminationMessagePolicy")
     if isinstance(policy, str) and policy not in _TERMINATION_MESSAGE_POLICIES:
         errors.append(
             (
@@ -231,45 +242,98 @@ def _container(
                 not_supported(policy, _TERMINATION_MESSAGE_POLICIES),
             )
         )
-    for hook in ("postStart", "preStop"):  # validateLifecycle: each hook names one handler
-        handler = mapping(container.get("lifecycle")).get(hook)
+    lifecycle = get("lifecycle")
+    if isinstance(lifecycle, dict):
+        errors += _lifecycle(lifecycle, path)
+    resources = get("resources")
+    if isinstance(resources, dict):
+        errors += _resources(resources, f"{path}.resources")
+    ports = get("ports")
+    if isinstance(ports, list):
+        errors += _ports(ports, path)
+    env = get("env")
+    if isinstance(env, list):
+        errors += _env(env, path, context.relaxed_env_names)
+    mount_paths: set[str] = set()
+    mounted: set[str] = set()
+    mounts = get("volumeMounts")
+    if isinstance(mounts, list):
+        errors += _volume_mounts(mounts, path, volumes, mount_paths, mounted)
+    devices = get("volumeDevices")
+    if isinstance(devices, list):
+        errors += _volume_devices(devices, path, volumes, mount_paths, mounted)
+    sidecar = init and restart == "Always"
+    for probe_name in _PROBES:
+        probe = get(probe_name)
+        if probe is None:
+            continue
+        if init and not sidecar:
+            errors.append(
+                (
+                    f"{path}.{probe_name}",
+                    "Forbidden: may not be set for init containers without restartPolicy=Always",
+                )
+            )
+            continue
+        errors += _probe(probe, f"{path}.{probe_name}", probe_name != "readinessProbe")
+    return errors
+
+
+_PROBES = ("livenessProbe", "readinessProbe", "startupProbe")
+
+
+def _lifecycle(lifecycle: dict, path: str) -> Errors:
+    """validateLifecycle: each hook names one handler."""
+    errors: Errors = []
+    for hook in ("postStart", "preStop"):
+        handler = lifecycle.get(hook)
         if isinstance(handler, dict) and not any(
             handler.get(h) is not None for h in _LIFECYCLE_HANDLERS
         ):
             errors.append(
                 (f"{path}.lifecycle.{hook}", "Required value: must specify a handler type")
             )
-    for bound in ("limits", "requests"):
-        for resource_name in mapping(mapping(container.get("resources")).get(bound)):
-            problem = _resource_name_problem(str(resource_name))
-            if problem:
-                where = f"{path}.resources.{bound}[{resource_name}]"
-                errors.append((where, f"Invalid value: {resource_name}: {problem}"))
+    return errors
+
+
+def _ports(ports: list, path: str) -> Errors:
+    errors: Errors = []
     port_names: set[str] = set()
-    for index, port in enumerate(_dicts(container.get("ports"))):
-        where = f"{path}.ports[{index}]"
+    for index, port in enumerate(ports):
+        if not isinstance(port, dict):
+            continue
         number = port.get("containerPort")
         if isinstance(number, int) and not isinstance(number, bool) and not 1 <= number <= 65535:
             errors.append(
                 (
-                    f"{where}.containerPort",
+                    f"{path}.ports[{index}].containerPort",
                     invalid(number, "must be between 1 and 65535, inclusive"),
                 )
             )
         port_name = port.get("name")
         if isinstance(port_name, str) and port_name:
-            errors += [(f"{where}.name", invalid(port_name, m)) for m in names.port_name(port_name)]
-            if port_name in port_names:
-                errors.append((f"{where}.name", f'Duplicate value: "{port_name}"'))
-            port_names.add(port_name)
-    for index, variable in enumerate(_dicts(container.get("env"))):
-        env_name = variable.get("name")
-        if isinstance(env_name, str):
             errors += [
-                (f"{path}.env[{index}].name", invalid(env_name, m))
-                for m in names.env_var_name(env_name, context.relaxed_env_names)
+                (f"{path}.ports[{index}].name", invalid(port_name, m))
+                for m in names.port_name(port_name)
             ]
-        source = mapping(variable.get("valueFrom"))
+            if port_name in port_names:
+                errors.append((f"{path}.ports[{index}].name", f'Duplicate value: "{port_name}"'))
+            port_names.add(port_name)
+    return errors
+
+
+def _env(env: list, path: str, relaxed: bool) -> Errors:
+    errors: Errors = []
+    for index, variable in enumerate(env):
+        if not isinstance(variable, dict):
+            continue
+        env_name = variable.get("name")
+        if isinstance(env_name, str) and (problems := names.env_var_name(env_name, relaxed)):
+            errors += [(f"{path}.env[{index}].name", invalid(env_name, m)) for m in problems]
+        value_from = variable.get("valueFrom")
+        if value_from is None:
+            continue
+        source = mapping(value_from)
         for ref in ("configMapKeyRef", "secretKeyRef"):
             if ref in source:
                 ref_name = mapping(source[ref]).get("name", "")
@@ -284,23 +348,26 @@ def _container(
             errors.append(
                 (f"{path}.env[{index}].valueFrom.fieldRef.fieldPath", invalid(field_path, message))
             )
-        if (
-            variable.get("value") and variable.get("valueFrom") is not None
-        ):  # validateEnvVarValueFrom
+        if variable.get("value"):  # validateEnvVarValueFrom
             errors.append(
                 (
                     f"{path}.env[{index}].valueFrom",
                     'Invalid value: "": may not be specified when `value` is not empty',
                 )
             )
-    errors += _resources(container.get("resources"), f"{path}.resources")
-    mount_paths: set[str] = set()
-    mounted: set[str] = set()
-    for index, mount in enumerate(_dicts(container.get("volumeMounts"))):
-        where = f"{path}.volumeMounts[{index}]"
+    return errors
+
+
+def _volume_mounts(
+    mounts: list, path: str, volumes: dict[str, dict], mount_paths: set[str], mounted: set[str]
+) -> Errors:
+    errors: Errors = []
+    for index, mount in enumerate(mounts):
+        if not isinstance(mount, dict):
+            continue
         volume = mount.get("name")
         if isinstance(volume, str) and volume not in volumes:
-            errors.append((f"{where}.name", f'Not found: "{volume}"'))
+            errors.append((f"{path}.volumeMounts[{index}].name", f'Not found: "{volume}"'))
         mounted.add(str(volume))
         sub_path = mount.get("subPath")
         if (
@@ -317,12 +384,26 @@ def _container(
         mount_path = mount.get("mountPath")
         if isinstance(mount_path, str):
             if not mount_path:
-                errors.append((f"{where}.mountPath", "Required value"))
+                errors.append((f"{path}.volumeMounts[{index}].mountPath", "Required value"))
             elif mount_path in mount_paths:
-                errors.append((f"{where}.mountPath", invalid(mount_path, "must be unique")))
+                errors.append(
+                    (
+                        f"{path}.volumeMounts[{index}].mountPath",
+                        invalid(mount_path, "must be unique"),
+                    )
+                )
             mount_paths.add(mount_path)
+    return errors
+
+
+def _volume_devices(
+    devices: list, path: str, volumes: dict[str, dict], mount_paths: set[str], mounted: set[str]
+) -> Errors:
+    errors: Errors = []
     device_paths: set[str] = set()
-    for index, device in enumerate(_dicts(container.get("volumeDevices"))):
+    for index, device in enumerate(devices):
+        if not isinstance(device, dict):
+            continue
         where = f"{path}.volumeDevices[{index}]"
         volume = device.get("name")
         if isinstance(volume, str):
@@ -355,20 +436,6 @@ def _container(
             if device_path in device_paths or device_path in mount_paths:
                 errors.append((f"{where}.devicePath", invalid(device_path, "must be unique")))
             device_paths.add(device_path)
-    sidecar = init and container.get("restartPolicy") == "Always"
-    for probe_name in ("livenessProbe", "readinessProbe", "startupProbe"):
-        probe = container.get(probe_name)
-        if probe is None:
-            continue
-        if init and not sidecar:
-            errors.append(
-                (
-                    f"{path}.{probe_name}",
-                    "Forbidden: may not be set for init containers without restartPolicy=Always",
-                )
-            )
-            continue
-        errors += _probe(probe, f"{path}.{probe_name}", probe_name != "readinessProbe")
     return errors
 
 
