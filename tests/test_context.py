@@ -66,12 +66,24 @@ def test_a_file_given_from_a_subfolder_finds_the_config(tmp_path):
     assert {f["rule"] for f in json.loads(everything.stdout)} == {"pod-security"}
 
 
-def test_findings_of_other_files_are_not_reported_and_unrendered_files_are_a_note(tmp_path):
+def test_a_file_is_checked_with_the_whole_repository_and_unrendered_files_are_a_note(tmp_path):
+    """Making the namespace restricted breaks the Job in another file: the hook run on the
+    namespace's file fails as `validate` with no PATH does, at the Job's file."""
     repo = _environment(tmp_path)
-    done = run_trainops("validate", "base/namespace.yaml", "apps/notes.yaml", cwd=repo)
-    assert done.returncode == 0, done.stdout + done.stderr
+    done = run_trainops(
+        "validate", "--format", "json", "base/namespace.yaml", "apps/notes.yaml", cwd=repo
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert {(f["rule"], f["file"]) for f in json.loads(done.stdout)} == {
+        ("pod-security", "apps/job.yaml")
+    }
     assert "apps/notes.yaml: no root in trainops.yaml renders this file; not checked" in done.stderr
-    assert "clean" in done.stdout
+    assert (
+        "note: base/namespace.yaml: checked in every root of trainops.yaml, 2 root(s), "
+        "since a change to one file can break objects filed in others"
+    ) in done.stderr
+    everything = run_trainops("validate", "--format", "json", cwd=repo)
+    assert json.loads(everything.stdout) == json.loads(done.stdout)
 
 
 def test_a_file_of_a_plain_folder_root_is_checked_in_it(tmp_path):

@@ -131,6 +131,15 @@ def test_hooks_through_pre_commit(user_repository, hook_source, tmp_path):
     assert re.search(r"apps/pod\.yaml:\d+: error \[pod-security\] Pod/team/train", bad.stdout), (
         bad.stdout
     )
+    # A commit that touches only the namespace's file fails too: the repository it would leave
+    # fails `validate`, and the finding is filed at the Pod's file.
+    elsewhere = _pre_commit(
+        user_repository, hook_source, "trainops-validate", "base/namespace.yaml", home=home
+    )
+    assert elsewhere.returncode == 1, elsewhere.stdout + elsewhere.stderr
+    assert re.search(r"apps/pod\.yaml:\d+: error \[pod-security\]", elsewhere.stdout)
+    (user_repository / "apps" / "pod.yaml").write_text(POD.replace("{extra}", ""))
+    git(user_repository, "add", "apps/pod.yaml")
 
     # The CRD-note hook: a Widget without its note fails and shows the fix; with it, passes.
     fixed = _pre_commit(

@@ -37,6 +37,8 @@ def test_json_lists_findings_with_their_fields(tmp_path):
         "object": {"apiVersion": "v1", "kind": "ConfigMap", "namespace": None, "name": "x"},
         "path": None,
         "hint": "keep one definition; the one applied last would silently win",
+        "roots": [f"{tmp_path}/a.yaml"],
+        "environments": [],
     }
 
 

@@ -60,3 +60,22 @@ def test_broken_yaml_is_exit_2_with_file_and_line(tmp_path):
     write_tree(tmp_path, {"pod.yaml": "apiVersion: v1\nkind: Pod\nmetadata: {name: [x\n"})
     done = run_trainops("psa", "--level", "restricted", str(tmp_path / "pod.yaml"))
     assert done.returncode == 2 and f"{tmp_path}/pod.yaml:3: YAML syntax error" in done.stderr
+
+
+def test_a_glob_that_names_the_kustomization_skips_it(tmp_path):
+    """`trainops psa --level restricted overlays/kind/workloads/*` names the kustomization too:
+    it holds no pods, so it is skipped with a note, not refused as a malformed object."""
+    write_tree(
+        tmp_path,
+        {
+            "kustomization.yaml": "resources:\n  - pod.yaml\n",
+            "pod.yaml": "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+            "spec: {containers: [{name: c, image: i}]}\n",
+        },
+    )
+    done = run_trainops(
+        "psa", "--level", "baseline", "kustomization.yaml", "pod.yaml", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "kustomization.yaml: a kustomization, not objects; skipped" in done.stderr
+    assert "pod.yaml" in done.stdout

@@ -42,12 +42,13 @@ def test_a_worker_without_drop_all_fails_with_its_path_and_line(mirror, tmp_path
         finding["path"]
         == "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].securityContext.capabilities"
     )
-    first_line = (
-        text.splitlines().index("apiVersion: kubeflow.org/v1") + 1
-    )  # the object's first line, past the notes
+    # The line of the Worker's container securityContext (the path's deepest key in the file).
+    lines = text.splitlines()
+    worker_at = lines.index("    Worker:")
+    field_line = lines.index("              securityContext:", worker_at) + 1
     assert (finding["file"], finding["line"]) == (
         "workloads/bookstore-ml/pytorchjob.yaml",
-        first_line,
+        field_line,
     )
 
 

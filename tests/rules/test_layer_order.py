@@ -140,7 +140,7 @@ def test_a_large_crd_needs_the_server_side_marker(tmp_path):
 
 def test_a_sync_wave_argo_cd_cannot_parse_is_wave_0(findings_of):
     [finding] = findings_of("layer-order", "bad-wave.yaml")
-    assert (finding.line, finding.path) == (3, "metadata.annotations.argocd.argoproj.io/sync-wave")
+    assert (finding.line, finding.path) == (9, "metadata.annotations.argocd.argoproj.io/sync-wave")
     assert finding.message == (
         "Application trainops-platform: sync wave '1.5' is not an integer, so Argo CD applies it "
         "in wave 0"

@@ -12,9 +12,9 @@ def test_good(findings_of):
 def test_bad(findings_of):
     findings = findings_of(RULE, "bad.yaml")
     assert [(f.severity, f.line, f.path) for f in findings] == [
-        (Severity.WARNING, 2, "metadata.namespace"),
-        (Severity.WARNING, 2, "metadata.labels.kueue.x-k8s.io/queue-name"),
-        (Severity.WARNING, 2, "metadata.labels.kueue.x-k8s.io/queue-name"),
+        (Severity.WARNING, 6, "metadata.namespace"),
+        (Severity.WARNING, 8, "metadata.labels.kueue.x-k8s.io/queue-name"),
+        (Severity.WARNING, 8, "metadata.labels.kueue.x-k8s.io/queue-name"),
     ]
     assert findings[0].message.startswith(
         "namespace training is not defined in this scope, so pod-security and network-reachability"
@@ -31,7 +31,7 @@ def test_the_training_operator_out_of_scope(findings_of):
     [finding] = findings_of(RULE, "bad-operators.yaml")
     assert (finding.object.kind, finding.line, finding.path) == (
         "PyTorchJob",
-        8,
+        14,
         "spec.pytorchReplicaSpecs",
     )
     assert finding.message.startswith(

@@ -10,7 +10,7 @@ def test_bad_points_at_the_container_and_the_source_line(findings_of):
     [finding] = findings_of("pod-security", "bad.yaml")
     assert finding.severity is Severity.ERROR
     assert finding.object == ObjectRef("batch/v1", "Job", "training", "train")
-    assert finding.line == 10
+    assert finding.line == 30  # the container's securityContext, which lacks capabilities
     assert finding.path == "spec.template.spec.containers[1].securityContext.capabilities"
     assert finding.message.startswith(
         'capabilities_restricted: unrestricted capabilities (container "sidecar" must set'

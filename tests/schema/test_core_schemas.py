@@ -73,12 +73,12 @@ def test_errors_name_the_path_and_every_version_that_rejects_it(tmp_path):
         (
             "spec.replicas",
             '"two" is not of types "null", "integer" (Kubernetes v1.25, Kubernetes v1.32)',
-            1,
+            5,  # each at its field's line
         ),
         (
             "spec.template.spec.containers[0]",
             "Additional properties are not allowed ('imagePolicy' was unexpected) (Kubernetes v1.25, Kubernetes v1.32)",
-            1,
+            11,
         ),
     }
 

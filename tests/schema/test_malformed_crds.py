@@ -92,6 +92,6 @@ def test_a_well_formed_crd_still_checks_its_resources(tmp_path):
     done = run_trainops("validate", "--select", "schema", cwd=tmp_path)
     assert done.returncode == 1, done.stdout
     assert (
-        'env/w.yaml:1: error [schema] Widget/default/w at spec.size: 1 is not of type "string"'
+        'env/w.yaml:4: error [schema] Widget/default/w at spec.size: 1 is not of type "string"'
         in done.stdout
     )

@@ -66,7 +66,7 @@ def test_sarif_output_validates_against_the_sarif_2_1_0_schema(bad_tree):
     location = result["locations"][0]["physicalLocation"]
     assert location == {
         "artifactLocation": {"uri": "manifests/deploy.yaml"},
-        "region": {"startLine": 2},
+        "region": {"startLine": 5},  # the line of `spec`, the path the finding names
     }
 
 
@@ -83,14 +83,14 @@ def test_junit_output_parses_as_junit_xml(bad_tree, tmp_path):
 def test_github_annotations(bad_tree):
     done = run_trainops("validate", "--format", "github", "manifests", cwd=bad_tree)
     assert done.stdout.startswith(
-        "::error file=manifests/deploy.yaml,line=2,title=trainops schema::Deployment/apps/web at spec: "
+        "::error file=manifests/deploy.yaml,line=5,title=trainops schema::Deployment/apps/web at spec: "
     )
 
 
 def test_text_is_plain_when_not_a_terminal(bad_tree):
     done = run_trainops("validate", "manifests", cwd=bad_tree)
     assert "\x1b[" not in done.stdout
-    assert "manifests/deploy.yaml:2: error [schema] Deployment/apps/web at spec:" in done.stdout
+    assert "manifests/deploy.yaml:5: error [schema] Deployment/apps/web at spec:" in done.stdout
 
 
 def test_a_finding_in_an_overlay_points_at_the_source_document_not_the_patch(mirror, tmp_path):
@@ -111,7 +111,7 @@ def test_a_finding_in_an_overlay_points_at_the_source_document_not_the_patch(mir
     assert (finding["root"], finding["file"], finding["line"], finding["path"]) == (
         "overlay",
         "base/deploy.yaml",
-        3,
+        6,
         "spec",
     )
     # The origin annotation that located it never shows in a build.
@@ -177,25 +177,19 @@ def _relative(start: Path, target: Path) -> str:
 def test_schemas_export_in_kubeconform_layout(mirror, tmp_path):
     done = run_trainops("schemas", "--out", str(tmp_path / "catalog"))
     assert done.returncode == 0, done.stderr
-    for version in ("v1.32", "v1.37"):
-        folder = tmp_path / "catalog" / version
-        assert (folder / "deployment-apps-v1.json").is_file() and (
-            folder / "_definitions.json"
-        ).is_file()
-        assert (folder / "pytorchjob-kubeflow.org-v1.json").is_file()
-        assert (folder / "clusterqueue-kueue.x-k8s.io-v1beta2.json").is_file()
-    # The exported core schemas resolve their references from the folder they are in.
-    from referencing import Registry, Resource
-
-    folder = tmp_path / "catalog" / "v1.32"
-    definitions = json.loads((folder / "_definitions.json").read_text())
-    registry = Registry().with_resource(
-        (folder / "_definitions.json").as_uri(), Resource.from_contents(definitions)
+    catalog = tmp_path / "catalog"
+    for version in ("v1.32.0", "v1.37.0"):
+        folder = catalog / f"{version}-standalone-strict"
+        assert (folder / "deployment-apps-v1.json").is_file()
+        assert not (folder / "_definitions.json").exists()
+    assert (catalog / "kubeflow.org" / "pytorchjob_v1.json").is_file()
+    assert (catalog / "kueue.x-k8s.io" / "clusterqueue_v1beta2.json").is_file()
+    # The exported core schemas stand alone: no registry, nothing loaded from beside them.
+    schema = json.loads(
+        (catalog / "v1.32.0-standalone-strict" / "deployment-apps-v1.json").read_text()
     )
-    schema = json.loads((folder / "deployment-apps-v1.json").read_text())
     assert "$id" not in schema
-    schema["$id"] = (folder / "deployment-apps-v1.json").as_uri()  # where a validator loads it from
-    validator = jsonschema.Draft202012Validator(schema, registry=registry)
+    validator = jsonschema.Draft202012Validator(schema)
     bad = {
         "apiVersion": "apps/v1",
         "kind": "Deployment",
@@ -219,5 +213,6 @@ def test_github_annotations_never_print_none():
     github_report.write(Outcome([bare], [], 0.0), out)
     assert (
         out.getvalue()
-        == "::error file=overlay,title=trainops render-failed::kustomize failed (hint: fix the path)\n"
+        == "::error file=overlay,title=trainops render-failed::kustomize failed (in overlay) "
+        "(hint: fix the path)\n"
     )

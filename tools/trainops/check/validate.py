@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import TextIO
 
 from trainops.check import crd_roots as crd_roots_cache
+from trainops.check.redact import secret_values, without_secrets
 from trainops.knowledge.decoding import read_as_server
 from trainops.knowledge.schema.catalog import Catalog
-from trainops.model import ignores, objects
+from trainops.model import field_lines, ignores, objects
 from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS, Config
 from trainops.model.errors import CannotRun
+from trainops.model.field_lines import field_line
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import Parsed, Problem
 from trainops.model.paths import display
@@ -27,16 +29,19 @@ from trainops.render.renderer import Renderer, RenderFailure
 from trainops.rules import RULES
 from trainops.rules.schema import withhold_ill_shaped
 
+STDIN = Path("-")  # `validate -`: the objects on standard input
+
 
 @dataclass(frozen=True)
 class Root:
     """What to check: a kustomization (rendered) or YAML files taken as they are."""
 
     path: Path
+    text: str | None = field(default=None, compare=False)  # what standard input held
 
     @property
     def name(self) -> str:
-        return display(self.path)
+        return "<stdin>" if self.path == STDIN else display(self.path)
 
     @property
     def is_kustomization(self) -> bool:
@@ -45,7 +50,7 @@ class Root:
 
 def roots_from_arguments(paths: list[Path]) -> list[Root]:
     for path in paths:
-        if not path.exists():
+        if path != STDIN and not path.exists():
             if path.is_symlink():
                 raise CannotRun(f"{path}: a symbolic link to nothing readable (missing or a loop)")
             raise CannotRun(f"{path}: no such file or folder")
@@ -108,7 +113,12 @@ def roots_in_context(
     for path in paths:
         resolved = path.resolve()
         inside = resolved.is_relative_to(config.folder)
-        if path.is_dir() or not inside or any(r.resolve() == resolved for r in configured):
+        if (
+            path == STDIN
+            or path.is_dir()
+            or not inside
+            or any(r.resolve() == resolved for r in configured)
+        ):
             whole.append(Root(path))
             continue
         including = [r for r in configured if _includes(r, resolved)]
@@ -130,6 +140,11 @@ def roots_in_context(
 
 
 def _read_files(root: Root) -> Rendered:
+    if root.text is not None:
+        field_lines.remember(root.name, root.text)
+        rendered = Rendered(root.name, path=None)
+        _absorb(rendered, objects.parse_stream(root.text, root.name))
+        return rendered
     files, refused = objects.yaml_files(root.path) if root.path.is_dir() else ([root.path], [])
     rendered = Rendered(root.name, path=root.path)
     for folder, why in refused:
@@ -217,8 +232,25 @@ def _load_root(
     parsed = objects.parse_stream(output.text, root.name, lines=False)
     for obj in parsed.objects:
         _locate(obj, output.origins)
+    parsed.malformed[:] = [_source_of(problem, output.origins) for problem in parsed.malformed]
     _absorb(rendered, parsed)
     return rendered
+
+
+def _source_of(problem: Problem, resolve_origin) -> Problem:
+    """A malformed object kustomize rendered, at the file and line it came from: the line of
+    the document in that file that is malformed for the same reason."""
+    if problem.origin is None:
+        return problem
+    shown, local = resolve_origin(problem.origin)
+    if local is None:
+        return replace(problem, file=shown)
+    try:
+        there = objects.parse_file(Path(local)).malformed
+    except (OSError, objects.Unreadable):
+        there = []
+    same = [p.line for p in there if p.message == problem.message] or [None]
+    return replace(problem, file=display(Path(local)), line=same[0])
 
 
 def _locate(obj, resolve_origin) -> None:
@@ -268,6 +300,48 @@ def _rules_to_run(selected: set[str] | None, config: Config | None) -> set[str]:
     return chosen
 
 
+def _at_field(finding: Finding) -> Finding:
+    """The finding at the line of the field its path names, where its source file has it."""
+    if not (finding.path and finding.file and finding.line) or "//" in finding.file:
+        return finding
+    line = field_line(finding.file, finding.line, finding.path)
+    return replace(finding, line=line) if line is not None else finding
+
+
+def _key_of(finding: Finding) -> tuple:
+    return (
+        finding.rule,
+        finding.file,
+        finding.line,
+        finding.path,
+        finding.message,
+        finding.object,
+    )
+
+
+def environment_of(config: Config | None, path: Path) -> str | None:
+    """The environment (a trainops.yaml `environments` folder, by its name) a root lies in."""
+    if config is None:
+        return None
+    resolved = path.resolve()
+    for folder in config.environments:
+        if resolved.is_relative_to((config.folder / folder).resolve()):
+            return Path(folder).name
+    return None
+
+
+def environments_of(config: Config | None, paths: list[Path]) -> list[str]:
+    return list(dict.fromkeys(e for p in paths if (e := environment_of(config, p)) is not None))
+
+
+def _environment_by_root(rendered: list[Rendered], config: Config | None) -> dict[str, str]:
+    return {
+        result.root: environment
+        for result in rendered
+        if result.path is not None and (environment := environment_of(config, result.path))
+    }
+
+
 def _settle(
     findings: list[Finding], rendered: list[Rendered], config: Config | None, ran: set[str]
 ) -> list[Finding]:
@@ -286,7 +360,8 @@ def _settle(
         (entry, ignores.Ignore(entry.rule, entry.reason))
         for entry in (config.ignores if config else [])
     ]
-    kept, seen = [], set()
+    kept: list[Finding] = []
+    seen: dict[tuple, list[str]] = {}  # a finding's key -> the roots it was found in
     for finding in findings:
         _, _, object_ignores = annotated.get(
             (finding.object, finding.file, finding.line), (None, None, [])
@@ -299,20 +374,16 @@ def _settle(
         ]
         for ignore in matched:
             ignore.used = True
-        key = (
-            finding.rule,
-            finding.file,
-            finding.line,
-            finding.path,
-            finding.message,
-            finding.object,
-        )
-        if matched or (finding.file is not None and key in seen):
+        key = _key_of(finding)
+        if matched:
             continue
-        seen.add(key)
+        if finding.file is not None and key in seen:
+            seen[key].append(finding.root)  # the same finding in another root: named there too
+            continue
         settings = config.rules.get(finding.rule) if config else None
         if settings is not None and settings.severity is not None:
             finding = replace(finding, severity=Severity(settings.severity))
+        seen[key] = [finding.root]
         kept.append(finding)
     for root, obj, found in annotated.values():
         for ignore in found:
@@ -341,7 +412,15 @@ def _settle(
                     str(config.file),
                 )
             )
-    return kept
+    environments = _environment_by_root(rendered, config)
+
+    def named(finding: Finding) -> Finding:
+        found = seen.get(_key_of(finding), []) if finding.file is not None else []
+        roots = tuple(dict.fromkeys(found or [finding.root]))
+        in_environments = (e for root in roots if (e := environments.get(root)) is not None)
+        return replace(finding, roots=roots, environments=tuple(dict.fromkeys(in_environments)))
+
+    return [named(finding) for finding in kept]
 
 
 def clusters(rendered: list[Rendered]) -> dict[int, Cluster]:
@@ -564,7 +643,8 @@ def validate(
     findings = [
         finding for result in rendered for finding in run_rules(result, cluster_of[id(result)], ran)
     ]
-    findings = _settle(findings, rendered, config, ran)
+    findings = [_at_field(f) for f in _settle(findings, rendered, config, ran)]
+    findings = without_secrets(findings, secret_values(rendered))
     if focus is not None:
         findings = [f for f in findings if focus.keeps(f)]
     withheld = sum(len(result.ill_shaped) for result in rendered)

@@ -18,6 +18,7 @@ from trainops.knowledge.psa.registry import (
 )
 from trainops.model.errors import CannotRun
 from trainops.model.objects import Unreadable, parse_stream, read_text
+from trainops.render.kustomization import KUSTOMIZATION_NAMES
 from trainops.report.visible import visible
 
 
@@ -47,6 +48,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _objects(files: list[Path]):
     for file in files:
+        if file.name in KUSTOMIZATION_NAMES:
+            # `psa overlays/kind/workloads/*` names the kustomization too: it holds no pods.
+            print(
+                f"note: {visible(str(file))}: a kustomization, not objects; skipped",
+                file=sys.stderr,
+            )
+            continue
         try:
             text = read_text(file)
         except Unreadable as error:

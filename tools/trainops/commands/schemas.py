@@ -1,8 +1,9 @@
-"""`trainops schemas --out DIR`: export every schema `validate` uses, for editors and other validators."""
+"""`trainops schemas --out DIR`: every schema `validate` uses, for kubeconform and editors."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from trainops.check.validate import Root, catalog_for, load_or_fail
@@ -17,9 +18,11 @@ from trainops.rules import RULES
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "schemas",
-        help="export the schema catalog (core kinds and CRDs) in kubeconform's layout",
-        description="Render the CRD roots of trainops.yaml and write every schema validate uses to "
-        "DIR/<kubernetes version>/, named {kind}-{group}-{version}.json as kubeconform expects.",
+        help="export the schema catalog (core kinds and CRDs) in kubeconform's layouts",
+        description="Render the CRD roots of trainops.yaml and write every schema validate uses, "
+        "standalone, where kubeconform's conventional locations look: core kinds in "
+        "DIR/v<x.y.z>-standalone-strict/{kind}-{group's first label}-{version}.json per Kubernetes "
+        "version, custom resources in DIR/{group}/{kind}_{version}.json (README: the command).",
     )
     parser.add_argument(
         "--out", type=Path, required=True, metavar="DIR", help="folder to write (created)"
@@ -37,11 +40,19 @@ def run(args: argparse.Namespace) -> int:
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
     catalog = catalog_for(loaded, versions, crd_roots, config.folder if config else None)
     try:
-        written = export(catalog, args.out)
+        exported = export(catalog, args.out)
     except OSError as error:
         raise CannotRun(f"{args.out}: cannot write: {error.strerror}") from None
-    for version, count in written.items():
+    for folder, count in exported.core.items():
+        version = folder.removeprefix("v").removesuffix("-standalone-strict")
         print(
-            f"{visible(args.out / version)}: {count} schemas ({len(catalog.crd_schemas)} from CRDs)"
+            f"{visible(args.out / folder)}: {count} core schemas "
+            f"(kubeconform -strict -kubernetes-version {version})"
+        )
+    print(f"{visible(args.out)}/<group>: {exported.crds} custom resource schemas")
+    for name in exported.refused:
+        print(
+            f"note: {visible(name)}: not a group, version and kind a CRD can have: not written",
+            file=sys.stderr,
         )
     return 0

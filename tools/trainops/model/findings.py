@@ -25,10 +25,31 @@ class Finding:
     object: ObjectRef | None = None
     path: str | None = None
     hint: str | None = None
+    # Every root the finding was found in (the same object in several environments' layers is
+    # one finding), and the environments (trainops.yaml `environments`) those roots belong to.
+    roots: tuple[str, ...] = ()
+    environments: tuple[str, ...] = ()
+
+    @property
+    def where_found(self) -> str:
+        """`in kind (overlays/kind/workloads), cloud (overlays/cloud/workloads)`, for people."""
+        roots = self.roots or (self.root,)
+        return (
+            "in "
+            + ", ".join(roots)
+            + (
+                f" (environment{'s' if len(self.environments) > 1 else ''} "
+                f"{', '.join(self.environments)})"
+                if self.environments
+                else ""
+            )
+        )
 
     def as_dict(self) -> dict:
         data = asdict(self)
         data["severity"] = self.severity.value
+        data["roots"] = list(self.roots or (self.root,))
+        data["environments"] = list(self.environments)
         if self.object is not None:
             data["object"] = {
                 "apiVersion": self.object.api_version,

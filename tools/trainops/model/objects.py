@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -99,6 +100,8 @@ class Problem:
     file: str
     line: int | None
     message: str
+    # A malformed document kustomize rendered: its origin annotation, to find its source file.
+    origin: dict | None = dataclasses.field(default=None, compare=False)
 
 
 @dataclass
@@ -586,7 +589,8 @@ def _parse_stream(text: str, file: str, lines: bool) -> Parsed:
             nulls: list[bool] = []
             reason = _malformed_reason(doc, has_anchor, nulls)
             if reason:
-                parsed.malformed.append(Problem(file, line, reason))
+                origin = take_origin(doc) if isinstance(doc, dict) and not lines else None
+                parsed.malformed.append(Problem(file, line, reason, origin))
             else:
                 parsed.objects.append(K8sObject(doc, file, line, bool(nulls)))
     return parsed
@@ -605,13 +609,17 @@ ORIGIN_ANNOTATION = "config.kubernetes.io/origin"
 
 
 def take_origin(doc: dict) -> dict | None:
-    """Remove kustomize's origin annotation from an object and return it, parsed."""
+    """Remove kustomize's origin annotation from an object and return it, parsed (None when
+    there is none, or the object is too malformed to hold one)."""
     metadata = doc.get("metadata") or {}
-    annotations = metadata.get("annotations") or {}
+    if not isinstance(metadata, dict) or not isinstance(
+        annotations := metadata.get("annotations") or {}, dict
+    ):
+        return None
     raw = annotations.pop(ORIGIN_ANNOTATION, None)
     if "annotations" in metadata and not annotations:
         del metadata["annotations"]
-    if raw is None:
+    if not isinstance(raw, str):
         return None
     try:
         # kustomize writes a few `key: value` lines, read by yaml-rs in microseconds; libyaml

@@ -29,6 +29,7 @@ def write(outcome: Outcome, out: TextIO) -> None:
         # Only the parts a finding has: one without an object (a render failure) has no subject.
         subject = " at ".join(str(part) for part in (finding.object, finding.path) if part)
         message = f"{subject}: {finding.message}" if subject else finding.message
+        message += f" ({finding.where_found})"
         if finding.hint:
             message += f" (hint: {finding.hint})"
         out.write(f"::{command} {','.join(properties)}::{_escape_data(message)}\n")

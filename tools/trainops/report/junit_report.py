@@ -18,23 +18,28 @@ def _case_name(finding) -> str:
 def write(outcome: Outcome, out: TextIO) -> None:
     by_root = defaultdict(list)
     for finding in outcome.findings:
-        by_root[finding.root].append(finding)
+        for root in finding.roots or (finding.root,):  # a shared finding fails in every root
+            by_root[root].append(finding)
     suites = ET.Element("testsuites", name="trainops validate", time=f"{outcome.seconds:.3f}")
-    for rendered in outcome.rendered:
-        findings = by_root.get(rendered.root, [])
-        cases: dict[str, list] = {visible(obj.ref): [] for obj in rendered.objects}
+    checked = {rendered.root: rendered.objects for rendered in outcome.rendered}
+    # A finding of no root checked (an ignore in trainops.yaml matching nothing) gets a suite too.
+    for root in by_root:
+        checked.setdefault(root, [])
+    for root, objects in checked.items():
+        findings = by_root.get(root, [])
+        cases: dict[str, list] = {visible(obj.ref): [] for obj in objects}
         for finding in findings:
             cases.setdefault(_case_name(finding), []).append(finding)
         suite = ET.SubElement(
             suites,
             "testsuite",
-            name=visible(rendered.root),
+            name=visible(root),
             tests=str(len(cases)),
             errors="0",
             skipped="0",
         )
         for name, case_findings in cases.items():
-            case = ET.SubElement(suite, "testcase", classname=visible(rendered.root), name=name)
+            case = ET.SubElement(suite, "testcase", classname=visible(root), name=name)
             for finding in case_findings:
                 where = (
                     f"{finding.file}:{finding.line}"
@@ -42,7 +47,8 @@ def write(outcome: Outcome, out: TextIO) -> None:
                     else (finding.file or finding.root)
                 )
                 text = visible(
-                    f"{where}: {finding.path + ': ' if finding.path else ''}{finding.message}"
+                    f"{where}: {finding.path + ': ' if finding.path else ''}{finding.message} "
+                    f"({finding.where_found})"
                 )
                 if finding.severity is Severity.ERROR:
                     ET.SubElement(

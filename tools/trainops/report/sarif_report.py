@@ -51,6 +51,7 @@ def write(outcome: Outcome, out: TextIO) -> None:
     results = []
     for finding in outcome.findings:
         message = finding.message + (f" (at {finding.path})" if finding.path else "")
+        message += f"; {finding.where_found}"
         if finding.hint:
             message += f". Fix: {finding.hint}"
         results.append(
@@ -60,6 +61,10 @@ def write(outcome: Outcome, out: TextIO) -> None:
                 "level": _LEVEL[finding.severity],
                 "message": {"text": visible(message)},
                 "locations": [_location(finding)],
+                "properties": {
+                    "roots": [visible(root) for root in finding.roots or (finding.root,)],
+                    "environments": list(finding.environments),
+                },
             }
         )
     for result in results:

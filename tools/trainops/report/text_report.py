@@ -33,6 +33,7 @@ def write(outcome: Outcome, out: TextIO) -> None:
                 f"  {escape(location)}{line}: [{_STYLE[severity]}]{severity.value}[/] "
                 f"{escape(f'[{finding.rule}]')}{escape(subject)}{escape(path)}: {escape(visible(finding.message))}"
             )
+            console.print(f"    [dim]{escape(visible(finding.where_found))}[/dim]")
             if finding.hint:
                 console.print(f"    [dim]hint: {escape(visible(finding.hint))}[/dim]")
     objects = sum(len(r.objects) + len(r.ill_shaped) for r in outcome.rendered)

@@ -11,7 +11,9 @@ How to fix: give the document its `apiVersion`, `kind` and `metadata.name`, or r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from trainops.model.findings import Finding, Severity, from_problems
 from trainops.model.rendered import Cluster, Rendered
@@ -21,5 +23,11 @@ SEVERITY = Severity.ERROR
 SUMMARY = "a document is not a Kubernetes object"
 
 
+# "metadata.labels is a number, …": the field a reason names, so the finding points at its line.
+_NAMED_FIELD = re.compile(r"^(metadata(?:\.[A-Za-z]+)?) is ")
+
+
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
-    return from_problems(ID, SEVERITY, rendered.root, rendered.malformed)
+    for finding in from_problems(ID, SEVERITY, rendered.root, rendered.malformed):
+        named = _NAMED_FIELD.match(finding.message)
+        yield replace(finding, path=named.group(1)) if named else finding
