@@ -40,6 +40,27 @@ def test_shadow_is_refreshed_without_rewriting_unchanged_files(mirror):
     )
 
 
+def test_threads_of_one_run_build_a_fresh_shadow_at_once(mirror, tmp_path, monkeypatch):
+    """Renders in threads each refresh the shadow: their temporary files must not collide (as
+    found: one thread's os.replace took the other's file, whose own replace then failed)."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    replace = os.replace
+
+    def slow_replace(source, target):  # widens the window in which the threads overlap
+        time.sleep(0.002)
+        replace(source, target)
+
+    monkeypatch.setattr(mirror_module.os, "replace", slow_replace)
+    for attempt in range(3):
+        monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path / str(attempt)))
+        with ThreadPoolExecutor(8) as pool:
+            shadows = set(pool.map(lambda _: mirror_module.shadow_mirror(mirror), range(16)))
+        [shadow] = shadows
+        assert (shadow / "github.com" / "kubernetes-sigs" / "kueue.git" / "HEAD").is_file()
+
+
 def test_git_environment_appends_to_existing_git_config_entries(mirror):
     base = {
         "GIT_CONFIG_COUNT": "1",

@@ -37,7 +37,8 @@ def test_bad(findings_of):
         == 'Invalid value: "pytorchjob-port-x": must be no more than 15 characters'
     )
     assert found[("Job", f"{POD}.containers[0].env[0].name")].startswith(
-        'Invalid value: "1SEED": a valid environment variable name'
+        'Invalid value: "SEED=1": a valid environment variable name must consist only of printable '
+        "ASCII characters other than '='"
     )
     assert (
         found[("Job", f"{POD}.containers[0].resources.requests[cpu]")]

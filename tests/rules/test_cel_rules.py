@@ -96,7 +96,7 @@ def test_defaults_apply_before_rules():
     )
 
 
-def test_transition_rules_are_skipped_and_unknown_functions_are_notes_not_passes():
+def test_transition_rules_are_skipped_unknown_functions_are_notes_and_runtime_errors_reject():
     schema = {
         "type": "object",
         "x-kubernetes-validations": [
@@ -110,16 +110,36 @@ def test_transition_rules_are_skipped_and_unknown_functions_are_notes_not_passes
                 "reason": "FieldValueForbidden",
             },
         ],
-        "properties": {"q": {"type": "string"}},
+        "properties": {"q": {"type": "string"}, "missing": {"type": "integer"}},
     }
     outcome = cel.validate(schema, {"q": "2"}, "Thing/x (x.yaml)")
-    assert [(f.path, f.message) for f in outcome.failures] == [("q", "Forbidden: q is only 1 long")]
-    assert len(outcome.unevaluated) == 2
-    assert (
-        "uses isGreaterThan, quantity, which this evaluator does not implement: not checked"
-        in outcome.unevaluated[0]
+    # A rule that reads an absent field without has() fails to evaluate, and the API server
+    # rejects the object for it (kube-apiserver v1.32.13 on a Kueue ResourceFlavor: `Invalid
+    # value: "object": no such key: nodeLabels evaluating rule: at least one nodeLabel is
+    # required when topology is set`).
+    assert [(f.path, f.message) for f in outcome.failures] == [
+        ("", 'Invalid value: "object": no such key: missing evaluating rule: self.missing == 1'),
+        ("q", "Forbidden: q is only 1 long"),
+    ]
+    [unknown] = outcome.unevaluated
+    assert "uses isGreaterThan, quantity, which this evaluator does not implement: not checked" in (
+        unknown
     )
-    assert "could not be evaluated" in outcome.unevaluated[1]
+
+
+def test_nested_defaults_are_applied_before_any_rule_runs():
+    schema = {
+        "type": "object",
+        "x-kubernetes-validations": [{"rule": "self.inner.policy == 'Never'", "message": "m"}],
+        "properties": {
+            "inner": {
+                "type": "object",
+                "default": {},
+                "properties": {"policy": {"type": "string", "default": "Never"}},
+            }
+        },
+    }
+    assert cel.validate(schema, {}, "Thing/x (x.yaml)").failures == []
 
 
 def test_root_rules_see_only_the_name_fields_of_metadata():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import io
 import os
 import sys
@@ -77,6 +78,12 @@ class _ReaderGone(io.TextIOBase):
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     processes.handle_sigterm()
+    # A run builds millions of small objects that live to its end (parsed documents, schemas).
+    # With the default thresholds the cyclic collector walks them again and again as they are
+    # made: 40% of a warm run of 10,000 objects. Collecting young objects rarely, and the old
+    # generation practically never, keeps that cost out; what a run leaves in cycles is little
+    # (a run's peak memory is the same) and is freed when the process ends.
+    gc.set_threshold(100_000, 50, 1000)
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout = _ReaderGone(sys.stdout)
     try:

@@ -28,13 +28,14 @@ What the pinned operators add (read in their sources at the pinned tags):
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
 from trainops.knowledge.pod_templates import PodTemplate
 from trainops.knowledge.psa.injected import pytorch_init, receives_pytorch_init
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster
-from trainops.model.shape import mapping, sequence
+from trainops.model.shape import mapping, mappings, sequence
 
 JOB_RESTART_POLICIES = ("OnFailure", "Never")
 OPERATORS = {
@@ -82,8 +83,51 @@ def operator_pod(obj: K8sObject, template: PodTemplate, cluster: Cluster) -> Ope
     if obj.group == "batch.volcano.sh" and obj.kind == "Job":
         return _volcano(obj, template)
     if obj.group == "jobset.x-k8s.io":
-        return OperatorPod(template, restart_policies=JOB_RESTART_POLICIES)
+        return _jobset(obj, template)
     return OperatorPod(template)
+
+
+_REPLICATED_JOB = re.compile(r"^spec\.replicatedJobs\[(\d+)\]\.")
+
+
+def _jobset(obj: K8sObject, template: PodTemplate) -> OperatorPod:
+    """A JobSet's template becomes a Job's (so a Job's restart policies), with a volume for each
+    volumeClaimPolicies claim that targets its replicated job and that one of its containers
+    mounts (JobSet v0.12.0, KEP-572 "Job Template Enhancement": addVolumes)."""
+    spec = mapping(obj.doc.get("spec"))
+    found = _REPLICATED_JOB.match(template.path)
+    jobs = sequence(spec.get("replicatedJobs"))
+    index = int(found.group(1)) if found else -1
+    job_name = mapping(jobs[index]).get("name") if 0 <= index < len(jobs) else None
+    mounted = {
+        mount.get("name")
+        for key in ("containers", "initContainers")
+        for container in mappings(template.spec.get(key))
+        for mount in mappings(container.get("volumeMounts"))
+    }
+    volumes = []
+    for policy in mappings(spec.get("volumeClaimPolicies")):
+        targets = sequence(policy.get("targetReplicatedJobs"))
+        if targets and job_name not in targets:
+            continue
+        for claim in mappings(policy.get("templates")):
+            name = mapping(claim.get("metadata")).get("name")
+            if isinstance(name, str) and name in mounted:
+                suffix = f"-{job_name}-0-0" if targets else ""
+                volumes.append(
+                    {
+                        "name": name,
+                        "persistentVolumeClaim": {"claimName": f"{name}-{obj.name}{suffix}"},
+                    }
+                )
+    if not volumes:
+        return OperatorPod(template, restart_policies=JOB_RESTART_POLICIES)
+    built, additions = _appended(
+        template.spec, "volumes", volumes, "the claim JobSet's volumeClaimPolicies adds"
+    )
+    return OperatorPod(
+        replace(template, spec=built), additions, restart_policies=JOB_RESTART_POLICIES
+    )
 
 
 def _appended(spec: dict, key: str, items: list, description: str) -> tuple[dict, list[Addition]]:

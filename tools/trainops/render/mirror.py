@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import threading
 from pathlib import Path
 
 from trainops.model import cache, processes
@@ -36,7 +37,8 @@ def mirror_repositories(mirror: Path) -> list[Path]:
 def _write_if_changed(path: Path, content: bytes) -> None:
     if path.exists() and path.read_bytes() == content:
         return
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    # Named by process and thread: renders in threads of one run may refresh the same shadow.
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     temporary.write_bytes(content)
     os.replace(temporary, path)
 

@@ -10,7 +10,7 @@ the API server words it (kubernetes pkg/apis/core/validation and friends):
 - Pod specs, wherever they are nested: unique container, init container and volume names;
   volumeMounts and volumeDevices naming existing volumes, unique mount paths; container ports
   (1–65535, IANA service names of at most 15 characters, unique per container); env var names
-  (the stricter pre-v1.34 rule while `kubernetesVersions` holds an older version); quantity syntax
+  (the stricter pre-v1.32 rule while `kubernetesVersions` holds an older version); quantity syntax
   and requests above limits; probes with exactly one handler; restartPolicy per controller (Job
   and CronJob pods OnFailure or Never, Deployments and other controllers Always).
 - Job/CronJob counts and schedule, PVCs without an access mode or storage request, Services
@@ -49,9 +49,9 @@ ID = "api-validation"
 SEVERITY = Severity.ERROR
 SUMMARY = "objects, and the Pods operators build from their templates, pass the API server's own validation"
 
-RELAXED_ENV_NAMES_FROM = (
-    34  # RelaxedEnvironmentVariableValidation is on by default from Kubernetes v1.34
-)
+# RelaxedEnvironmentVariableValidation is beta and on by default from Kubernetes v1.32
+# (pkg/features/versioned_kube_features.go; kube-apiserver v1.32.13 takes "1F1B_SCHEDULE").
+RELAXED_ENV_NAMES_FROM = 32
 
 
 STATEFULSET_PODS = "the Pod the StatefulSet controller creates from this template is rejected: "

@@ -145,7 +145,7 @@ def port_name(value: str) -> tuple[str, ...]:
 
 @_cached
 def env_var_name(value: str, relaxed: bool) -> tuple[str, ...]:
-    """Environment variable names: C-identifier-like before Kubernetes v1.34, any printable ASCII but '=' after."""
+    """Environment variable names: C-identifier-like before Kubernetes v1.32, any printable ASCII but '=' from it."""
     if relaxed:
         if not value or "=" in value or any(not (" " <= c <= "~") for c in value):
             return (

@@ -552,6 +552,10 @@ def validate_pod_spec(spec: object, path: str, context: PodContext) -> Errors:
         errors += [
             (f"{path}.volumes[{index}].name", invalid(name, m)) for m in names.dns1123_label(name)
         ]
+        if name in context.claim_volumes:
+            # The StatefulSet controller replaces a volume of a claim's name by the claim
+            # (stateful_set_utils.go updateStorage): kube-apiserver v1.32.13 takes one.
+            continue
         if name in volumes:
             errors.append((f"{path}.volumes[{index}].name", f'Duplicate value: "{name}"'))
         volumes[name] = volume

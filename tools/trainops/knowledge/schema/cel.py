@@ -2,7 +2,8 @@
 
 What the API server does (apiextensions-apiserver, pkg/apiserver/schema/cel; Kubernetes docs
 "Validation rules" in "Extend the Kubernetes API with CustomResourceDefinitions"):
-- Defaults in the schema are applied first, so a rule sees defaulted fields.
+- Defaults in the schema are applied first, to the whole object, so a rule sees defaulted
+  fields, nested ones included.
 - A rule sits on a schema node and runs once for each value present at that node, with `self`
   bound to it; at the root, `self.metadata` holds only `name` and `generateName`.
 - Rules that name `oldSelf` are transition rules: they run on update only, so never here.
@@ -184,10 +185,36 @@ def _join(path: str, part: str | int) -> str:
     return f"{path}.{part}" if path else part
 
 
-def _apply_defaults(schema: dict, value: dict) -> None:
-    for name, child in (schema.get("properties") or {}).items():
-        if name not in value and isinstance(child, dict) and "default" in child:
-            value[name] = copy.deepcopy(child["default"])
+def _apply_defaults(schema: object, value: object) -> None:
+    """Every default of the schema, applied to the whole object before any rule runs, as the API
+    server defaults a request as it decodes it (a rule on `spec.preemption` sees the default of
+    `spec.preemption.borrowWithinCohort.policy`)."""
+    if not isinstance(schema, dict):
+        return
+    if isinstance(value, dict):
+        properties = schema.get("properties") or {}
+        for name, child in properties.items():
+            if name not in value and isinstance(child, dict) and "default" in child:
+                value[name] = copy.deepcopy(child["default"])
+        extra = schema.get("additionalProperties")
+        for name, child in value.items():
+            _apply_defaults(properties.get(name, extra), child)
+    elif isinstance(value, list):
+        for child in value:
+            _apply_defaults(schema.get("items"), child)
+
+
+def _server_error(error: Exception) -> str | None:
+    """cel-go's words for a runtime error this evaluator raises as a Python exception, where the
+    API server's evaluator fails the same way (a missing key the rule reads without has(), …);
+    None for anything else (a function this evaluator lacks), which stays a note."""
+    if isinstance(error, KeyError) and error.args:
+        return f"no such key: {error.args[0]}"
+    if isinstance(error, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(error, OverflowError):
+        return "integer overflow"
+    return None
 
 
 def _run(rule: dict, value: object, path: str, schema: dict, outcome: Outcome, where: str) -> None:
@@ -203,6 +230,19 @@ def _run(rule: dict, value: object, path: str, schema: dict, outcome: Outcome, w
     try:
         passed = program.execute({"self": value})
     except Exception as error:  # noqa: BLE001 - a runtime error (no such key, no overload) is reported, not raised
+        said = _server_error(error)
+        if said is not None:
+            # The API server rejects the object (apiextensions-apiserver schema/cel
+            # validation.go: "%v evaluating rule: %v", the rule's message or else the rule).
+            shown = rule.get("message") if isinstance(rule.get("message"), str) else ""
+            message = f"{said} evaluating rule: {(shown or source).strip()}"
+            kind = _schema_type(schema, value)
+            outcome.failures.append(
+                RuleFailure(
+                    path, _REASONS["FieldValueInvalid"].format(type=kind, message=message), source
+                )
+            )
+            return
         outcome.unevaluated.append(
             f"{where}: rule {source!r} at {path or '<root>'} could not be evaluated: "
             f"{str(error).splitlines()[0]}: not checked"
@@ -237,8 +277,6 @@ def _run(rule: dict, value: object, path: str, schema: dict, outcome: Outcome, w
 def _walk(schema: dict, value: object, path: str, outcome: Outcome, where: str) -> None:
     if not isinstance(schema, dict) or value is None:
         return
-    if isinstance(value, dict):
-        _apply_defaults(schema, value)
     for rule in schema.get("x-kubernetes-validations") or []:
         if isinstance(rule, dict):
             _run(rule, value, path, schema, outcome, where)
@@ -274,5 +312,6 @@ def validate(schema: dict, doc: dict, where: str) -> Outcome:
     root_properties = dict(root.get("properties") or {})
     root_properties.pop("metadata", None)
     root["properties"] = root_properties
+    _apply_defaults(root, value)
     _walk(root, value, "", outcome, where)
     return outcome

@@ -55,10 +55,22 @@ def file_name(group: str, version: str, kind: str) -> str:
     )
 
 
+# Fields the OpenAPI of these versions calls required that the API server does not: a Go field
+# without `omitempty` becomes "required" in the generated schema whatever validation says.
+# StatefulSetSpec.serviceName: apps ValidateStatefulSetSpec never checks it, kube-apiserver
+# v1.32.13 creates a StatefulSet without one, and the v1.33 schemas drop the marker.
+_NOT_REQUIRED_BY_THE_SERVER = {"io.k8s.api.apps.v1.StatefulSetSpec": ("serviceName",)}
+
+
 @cache
 def _definitions(version: str) -> dict:
     text = (folder(version) / "_definitions.json").read_text().replace(_REF_PREFIX, '"#/$defs/')
-    return json.loads(text)["$defs"]
+    found = json.loads(text)["$defs"]
+    for name, fields in _NOT_REQUIRED_BY_THE_SERVER.items():
+        definition = found.get(name)
+        if isinstance(definition, dict) and isinstance(definition.get("required"), list):
+            definition["required"] = [f for f in definition["required"] if f not in fields]
+    return found
 
 
 def definitions(version: str) -> dict:

@@ -148,7 +148,23 @@ def _convert(node: dict, seen_cel: list[bool]) -> dict:
             [out["type"], "null"] if isinstance(out["type"], str) else list(out["type"]) + ["null"]
         )
     out.pop("nullable", None)
+    _drop_defaulted_from_required(node, out)
     return out
+
+
+def _drop_defaulted_from_required(node: dict, schema: dict) -> None:
+    """The API server applies a structural schema's defaults as it decodes a request, before it
+    validates (apiextensions-apiserver pkg/apiserver/schema/defaulting): a required field that
+    has a default is never missing. kube-apiserver v1.32.13 creates a RayCluster whose worker
+    group leaves out minReplicas and maxReplicas, which the CRD requires and defaults."""
+    required, properties = schema.get("required"), node.get("properties")  # defaults as written
+    if not isinstance(required, list) or not isinstance(properties, dict):
+        return
+    defaulted = {
+        name for name, child in properties.items() if isinstance(child, dict) and "default" in child
+    }
+    if defaulted & set(required):
+        schema["required"] = [name for name in required if name not in defaulted]
 
 
 def convert(crd: dict) -> Converted:
