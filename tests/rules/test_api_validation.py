@@ -60,7 +60,7 @@ def test_bad(findings_of):
     assert found[("Service", "spec.ports[1].name")] == "Required value"
     assert (
         found[("NetworkPolicy", "spec.ingress[0].ports[0].endPort")]
-        == "Invalid value: 29000: must be greater than or equal to `port`"
+        == "Invalid value: 30000: must be greater than or equal to `port`"  # the port, as the server says
     )
     assert found[("PyTorchJob", "metadata.namepsace")] == 'unknown field "metadata.namepsace"'
     assert found[
@@ -107,6 +107,10 @@ def test_more_kinds_in_the_api_servers_words(findings_of):
         ("Service", "spec.ports[0].port"): (
             "Invalid value: 70000: must be between 1 and 65535, inclusive"
         ),
+        # targetPort defaults to the port, and the server checks it too.
+        ("Service", "spec.ports[0].targetPort"): (
+            "Invalid value: 70000: must be between 1 and 65535, inclusive"
+        ),
     }
 
 
@@ -139,3 +143,35 @@ def test_what_operators_add_to_the_pods_they_build(findings_of):
         ),
     }
     assert findings_of(RULE, "good-operator-pods.yaml") == []
+
+
+def test_results_are_kept_by_source_and_checked_again_when_it_changes(tmp_path):
+    """A warm run reads an object's errors back (keyed by its source text, trainops' code and the
+    cluster's context); an edited file, or an entry that is not what was written, is checked again."""
+    import json as json_module
+
+    from helpers import RULE_FIXTURES, run_trainops, write_tree
+    from trainops.model import cache
+
+    job = (RULE_FIXTURES / RULE / "bad.yaml").read_text()
+    write_tree(tmp_path, {"app/bad.yaml": job})
+    env = {"TRAINOPS_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run():
+        done = run_trainops(
+            "validate", "--format", "json", "--select", RULE, "app", cwd=tmp_path, env=env
+        )
+        return [(f["line"], f["path"], f["message"]) for f in json_module.loads(done.stdout)]
+
+    cold = run()
+    entries = sorted((tmp_path / "cache" / "api-validation-v1").glob("*"))
+    assert cold and len(entries) == 1
+    assert run() == cold  # read back
+    entries[0].write_bytes(b"garbage\n[]")  # fails its hash check: computed again
+    assert run() == cold
+    (tmp_path / "app" / "bad.yaml").write_text(job.replace("train_job", "train-job"))
+    edited = run()
+    assert [f for f in cold if "train_job" in f[2]] and not [
+        f for f in edited if "train_job" in f[2]
+    ]
+    assert cache.package_digest() == cache.package_digest()

@@ -10,6 +10,7 @@ entries used least recently (a hit refreshes the entry's modification time).
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import tempfile
@@ -41,6 +42,21 @@ def key_of(*parts: str | bytes) -> str:
         digest.update(f"{len(data)}:".encode())
         digest.update(data)
     return digest.hexdigest()
+
+
+@functools.cache
+def package_digest() -> str:
+    """A digest of every source file of trainops: part of the key of results that any of its code
+    may shape (a rule's findings), so that no edit or upgrade reads back an older answer."""
+    package = Path(__file__).resolve().parent.parent
+    files = sorted(
+        path
+        for path in package.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+    )
+    return key_of(
+        *(part for path in files for part in (str(path.relative_to(package)), path.read_bytes()))
+    )
 
 
 def source_digest(*files: str) -> str:

@@ -48,6 +48,9 @@ class K8sObject:
     line: int | None
     # Whether a value in it is null; None until asked (the parser knows: its walk sees each value).
     nulls: bool | None = None
+    # "<digest of the text it was parsed from>:<its index there>": the same source, the same
+    # object, for results kept across runs (None for an object not parsed from text).
+    source: str | None = None
 
     @property
     def has_null(self) -> bool:
@@ -499,9 +502,19 @@ _PARSER = cache.source_digest(__file__)  # this module is the parser
 
 def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
     """Parse a multi-document YAML stream; `lines=False` skips line bookkeeping (rendered output)."""
+    key = cache.key_of(PARSED_FOLDER, _PARSER, text, str(lines))
+    return _stamped(_parse_cached(text, file, lines, key), key)
+
+
+def _stamped(parsed: Parsed, key: str) -> Parsed:
+    for index, obj in enumerate(parsed.objects):
+        obj.source = f"{key[:32]}:{index}"
+    return parsed
+
+
+def _parse_cached(text: str, file: str, lines: bool, key: str) -> Parsed:
     if len(text) < CACHED_FROM:
         return _parse_stream(text, file, lines)
-    key = cache.key_of(PARSED_FOLDER, _PARSER, text, str(lines))
     payload = cache.load(PARSED_FOLDER, key)
     restored = _from_payload(payload, file) if payload is not None else None
     if restored is not None:

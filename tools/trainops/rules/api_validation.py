@@ -13,8 +13,16 @@ the API server words it (kubernetes pkg/apis/core/validation and friends):
   (the stricter pre-v1.32 rule while `kubernetesVersions` holds an older version); quantity syntax
   and requests above limits; probes with exactly one handler; restartPolicy per controller (Job
   and CronJob pods OnFailure or Never, Deployments and other controllers Always).
-- Job/CronJob counts and schedule, PVCs without an access mode or storage request, Services
-  without ports or with unnamed ports among several, NetworkPolicy `endPort` below `port`.
+- The built-in kinds' own checks (knowledge/apivalidation/kinds.py and the modules it names), after
+  the defaults and the strategy the server applies first: Jobs (completion modes, pod failure and
+  success policies, the selector and labels the server generates), CronJobs (the schedule as
+  robfig/cron parses it, the time zone, the job template), Deployments, StatefulSets, DaemonSets,
+  Services, PVCs, ConfigMaps and Secrets (base64 that does not decode, docker config JSON),
+  NetworkPolicies, Ingresses, HPAs, PDBs, RBAC, LimitRanges, ResourceQuotas, PriorityClasses. What
+  the cluster's configuration decides (the service CIDR, dual-stack, the NodePort range) is left out.
+- Objects controllers create from templates other than Pods: a StatefulSet's volumeClaimTemplates
+  are validated as the PVCs its controller creates, a JobSet's replicated Job templates as the Jobs
+  the JobSet controller creates.
 - The Pods operators create from templates in custom resources (Kubeflow jobs, Ray clusters and
   jobs, JobSet, Volcano), validated as Pods with what each operator adds (trainops/knowledge/operator_pods.py,
   from the pinned sources): the Training Operator's `init-pytorch`; KubeRay's `wait-gcs-ready` and
@@ -33,13 +41,16 @@ How to fix: follow the message; the path names the field.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 from trainops.knowledge.apivalidation import kinds, meta
 from trainops.knowledge.apivalidation.pod import QUANTITY_SYNTAX, PodContext, validate_pod_spec
 from trainops.knowledge.operator_pods import OPERATORS, OperatorPod, operator_pod
 from trainops.knowledge.pod_templates import templates_of
+from trainops.knowledge.psa.injected import pytorch_init
 from trainops.knowledge.schema.catalog import catalog_of
+from trainops.model import cache
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster, Rendered
@@ -149,6 +160,72 @@ def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[s
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     relaxed = _relaxed(cluster)
-    for obj in rendered.objects:
-        for path, message in dict.fromkeys(_errors(obj, cluster, relaxed)):
+    context = _context(cluster, relaxed)
+    for obj, errors in _errors_by_object(rendered.objects, cluster, relaxed, context):
+        for path, message in errors:
             yield Finding(ID, SEVERITY, message, rendered.root, obj.file, obj.line, obj.ref, path)
+
+
+# An object's errors depend on the object, on trainops' code and on this much of its cluster: the
+# Kubernetes versions, which kinds are custom resources, and the init container the Training
+# Operator injects. They are kept across runs by the text the objects were parsed from (a warm run
+# of 10,000 objects reads 200 entries instead of checking every container again).
+RESULTS = "api-validation-v1"
+
+
+def _context(cluster: Cluster, relaxed: bool) -> str:
+    catalog = catalog_of(cluster)
+    return json.dumps(
+        [
+            relaxed,
+            catalog.kubernetes_versions if catalog is not None else None,
+            sorted(map(list, catalog.crd_schemas)) if catalog is not None else None,
+            repr(cluster.memo("pytorch-init", pytorch_init)),
+        ],
+        default=str,
+    )
+
+
+def _errors_by_object(
+    objects: list[K8sObject], cluster: Cluster, relaxed: bool, context: str
+) -> Iterator[tuple[K8sObject, list[tuple[str, str]]]]:
+    by_source: dict[str | None, list[tuple[int, K8sObject]]] = {}
+    for obj in objects:
+        digest, _, index = (obj.source or "").rpartition(":")
+        by_source.setdefault(digest or None, []).append((int(index or 0), obj))
+    for digest, members in by_source.items():
+        if digest is None:
+            for _, obj in members:
+                yield obj, list(dict.fromkeys(_errors(obj, cluster, relaxed)))
+            continue
+        key = cache.key_of(
+            RESULTS, cache.package_digest(), context, digest, ",".join(str(i) for i, _ in members)
+        )
+        kept = _kept(cache.load(RESULTS, key), len(members))
+        if kept is not None:
+            yield from zip((obj for _, obj in members), kept)
+            continue
+        found = [list(dict.fromkeys(_errors(obj, cluster, relaxed))) for _, obj in members]
+        cache.store(RESULTS, key, json.dumps(found).encode())
+        yield from zip((obj for _, obj in members), found)
+
+
+def _kept(payload: bytes | None, count: int) -> list[list[tuple[str, str]]] | None:
+    """The entry's errors, one list per object, or None when it is absent or not of that shape."""
+    if payload is None:
+        return None
+    try:
+        data = json.loads(payload)
+    except ValueError:
+        return None
+    if not (isinstance(data, list) and len(data) == count):
+        return None
+    kept = []
+    for errors in data:
+        if not isinstance(errors, list) or not all(
+            isinstance(e, list) and len(e) == 2 and all(isinstance(p, str) for p in e)
+            for e in errors
+        ):
+            return None
+        kept.append([(path, message) for path, message in errors])
+    return kept

@@ -159,3 +159,90 @@ def env_var_name(value: str, relaxed: bool) -> tuple[str, ...]:
             f"for validation is '{_ENV_NAME}')",
         )
     return ()
+
+
+# Go-exact forms of the checks above, for the Pod spec port (k8s.io/apimachinery
+# pkg/util/validation): every message IsQualifiedName and IsDNS1123Label give, in their order.
+
+
+@_cached
+def is_qualified_name(value: str) -> tuple[str, ...]:
+    """IsQualifiedName: an empty prefix or name is reported and the name is still checked."""
+    errors: list[str] = []
+    parts = value.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            errors.append("prefix part must be non-empty")
+        else:
+            errors += [f"prefix part {e}" for e in dns1123_subdomain(prefix)]
+    else:
+        return (
+            "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+            "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
+            f"validation is '{_QUALIFIED}') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+        )
+    if not name:
+        errors.append("name part must be non-empty")
+    elif len(name) > QUALIFIED_NAME_MAX:
+        errors.append(f"name part {_too_long(QUALIFIED_NAME_MAX)}")
+    if not _QUALIFIED_RE.match(name):
+        errors.append(
+            "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+            "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
+            f"validation is '{_QUALIFIED}')"
+        )
+    return tuple(errors)
+
+
+@_cached
+def is_dns1123_label(value: str) -> tuple[str, ...]:
+    """IsDNS1123Label: a valid subdomain that is no label is told it has dots."""
+    errors = (_too_long(DNS1123_LABEL_MAX),) if len(value) > DNS1123_LABEL_MAX else ()
+    if _LABEL_RE.match(value):
+        return errors
+    if _SUBDOMAIN_RE.match(value):
+        return (*errors, "must not contain dots")
+    return errors + dns1123_label(value)[len(errors) :]
+
+
+@_cached
+def iana_svc_name(value: str) -> tuple[str, ...]:
+    """IsValidPortName, its messages in its order."""
+    errors = []
+    if len(value) > 15:
+        errors.append("must be no more than 15 characters")
+    if not re.match(r"^[-a-z0-9]+$", value):
+        errors.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
+    if not re.search(r"[a-z]", value):
+        errors.append("must contain at least one letter (a-z)")
+    if "--" in value:
+        errors.append("must not contain consecutive hyphens")
+    if value.startswith("-") or value.endswith("-"):
+        errors.append("must not begin or end with a hyphen")
+    return tuple(errors)
+
+
+_CONFIG_KEY_RE = re.compile(r"^[-._a-zA-Z0-9]+$")
+
+
+@_cached
+def config_map_key(value: str) -> tuple[str, ...]:
+    """IsConfigMapKey: a ConfigMap or Secret key (as env valueFrom and volume items name one)."""
+    errors = []
+    if len(value) > DNS1123_SUBDOMAIN_MAX:
+        errors.append(_too_long(DNS1123_SUBDOMAIN_MAX))
+    if not _CONFIG_KEY_RE.match(value):
+        errors.append(
+            "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  "
+            "or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"
+        )
+    if value == ".":
+        errors.append("must not be '.'")
+    elif value == "..":
+        errors.append("must not be '..'")
+    elif value.startswith(".."):
+        errors.append("must not start with '..'")
+    return tuple(errors)
