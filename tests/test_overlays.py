@@ -9,6 +9,8 @@ import pytest
 
 from helpers import ENVIRONMENTS, REPO, pod_templates
 from restricted import restricted_problems
+from trainops.model.config import load_config
+from trainops.rules import RULES
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
 GPU = "nvidia.com/gpu"
@@ -186,12 +188,12 @@ def test_cloud_checkpoints_on_rwx_and_an_elastic_pytorchjob(overlays, env):
         "--checkpoint-dir=/workspace/model/checkpoints/pytorchjob"
         in worker["containers"][0]["args"]
     )
+    # Every image from the registry trainops.yaml declares for the environment.
+    registry = load_config(REPO / "trainops.yaml", RULES).registries[f"overlays/{env}"]
     for job in training_jobs(overlays, env):
         for _, template in pod_templates(job):
             for container in template["spec"]["containers"]:
-                assert container["image"].startswith("registry.example.com/bookstore/"), container[
-                    "image"
-                ]
+                assert container["image"].startswith(f"{registry}/bookstore/"), container["image"]
 
 
 @pytest.mark.parametrize("env", ENVIRONMENTS)

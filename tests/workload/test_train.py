@@ -312,3 +312,24 @@ def test_nccl_on_cuda_and_gloo_on_cpu():
     assert module.backend_for(False) == "gloo"
     torch = pytest.importorskip("torch")
     assert module.torch_cuda_available() == torch.cuda.is_available()
+
+
+def test_two_writers_of_one_volume_with_the_same_pid_do_not_collide(tmp_path, monkeypatch):
+    """The Job and the Volcano master each run train.py as pid 1 in their own pods and write the
+    model to one volume. As it was, both named the temporary file by pid: the second writer
+    truncated the first's file and renamed it away, and the first's rename then failed."""
+    monkeypatch.syspath_prepend(str(TRAIN_DIR))
+    import train as module
+
+    monkeypatch.setattr(module.os, "getpid", lambda: 1)
+    target = tmp_path / "model.joblib"
+
+    def first(handle):
+        handle.write(b"first half, ")
+        module._atomic_write(target, lambda other: other.write(b"the other pod's model"))
+        handle.write(b"second half")
+
+    module._atomic_write(target, first)
+    assert target.read_bytes() == b"first half, second half"
+    assert [p.name for p in tmp_path.iterdir()] == ["model.joblib"]
+    assert target.stat().st_mode & 0o777 == 0o644

@@ -10,7 +10,21 @@ import os
 import sys
 
 from trainops import __version__
-from trainops.commands import build, diff, fix, pins, psa, rules, schemas, validate, version
+from trainops.commands import (
+    build,
+    capacity,
+    diff,
+    drift,
+    fix,
+    pins,
+    psa,
+    rules,
+    schemas,
+    status,
+    validate,
+    verify,
+    version,
+)
 from trainops.model import processes
 from trainops.model.errors import CannotRun
 from trainops.report.visible import visible
@@ -26,7 +40,21 @@ def parser() -> argparse.ArgumentParser:
     )
     top.add_argument("--version", action="version", version=f"trainops {__version__}")
     verbs = top.add_subparsers(title="commands", metavar="COMMAND", required=True)
-    for verb in (build, validate, diff, psa, fix, schemas, pins, rules, version):
+    for verb in (
+        build,
+        validate,
+        diff,
+        verify,
+        drift,
+        status,
+        psa,
+        fix,
+        schemas,
+        pins,
+        capacity,
+        rules,
+        version,
+    ):
         verb.register(verbs)
     return top
 

@@ -68,22 +68,30 @@ def pod_requests(spec: dict) -> dict[str, float]:
 
 def pod_sets(obj: K8sObject) -> list[tuple[int, dict]]:
     """(pod count, pod spec) of every pod set Kueue admits together for this job."""
+    return [(count, spec) for _, count, spec in named_pod_sets(obj)]
+
+
+def named_pod_sets(obj: K8sObject) -> list[tuple[str, int, dict]]:
+    """(name, pod count, pod spec) of every pod set Kueue admits together for this job: the
+    Job's pods, each replica type of a training job, each replicated Job of a JobSet, a Ray
+    cluster's head and worker groups and a RayJob's submitter."""
     spec = mapping(obj.doc.get("spec"))
 
     def template_spec(template: object) -> dict:
         return mapping(mapping(template).get("spec"))
 
     if obj.kind == "Job":
-        return [(_count(spec.get("parallelism", 1)), template_spec(spec.get("template")))]
+        return [("pods", _count(spec.get("parallelism", 1)), template_spec(spec.get("template")))]
     if obj.group == "kubeflow.org":
         return [
-            (_count(r.get("replicas", 1)), template_spec(r.get("template")))
-            for r in mapping(spec.get(_KUBEFLOW[obj.kind])).values()
+            (str(name), _count(r.get("replicas", 1)), template_spec(r.get("template")))
+            for name, r in mapping(spec.get(_KUBEFLOW[obj.kind])).items()
             if isinstance(r, dict)
         ]
     if obj.group == "jobset.x-k8s.io":
         return [
             (
+                str(job.get("name", "job")),
                 _count(job.get("replicas", 1))
                 * _count(mapping(mapping(job.get("template")).get("spec")).get("parallelism", 1)),
                 template_spec(
@@ -93,13 +101,17 @@ def pod_sets(obj: K8sObject) -> list[tuple[int, dict]]:
             for job in mappings(spec.get("replicatedJobs"))
         ]
     cluster = mapping(spec.get("rayClusterSpec")) if obj.kind == "RayJob" else spec
-    sets = [(1, template_spec((mapping(cluster.get("headGroupSpec"))).get("template")))]
+    sets = [("head", 1, template_spec((mapping(cluster.get("headGroupSpec"))).get("template")))]
     sets += [
-        (_count(g.get("replicas", g.get("minReplicas", 1))), template_spec(g.get("template")))
+        (
+            str(g.get("groupName", "workers")),
+            _count(g.get("replicas", g.get("minReplicas", 1))),
+            template_spec(g.get("template")),
+        )
         for g in mappings(cluster.get("workerGroupSpecs"))
     ]
     if obj.kind == "RayJob" and spec.get("submitterPodTemplate"):
-        sets.append((1, template_spec(spec["submitterPodTemplate"])))
+        sets.append(("submitter", 1, template_spec(spec["submitterPodTemplate"])))
     return sets
 
 
@@ -151,6 +163,33 @@ def kueue_configuration(cluster: Cluster) -> tuple[str | None, set[str]] | None:
             if frameworks is not None:
                 found = (obj.namespace, set(frameworks))
     return found
+
+
+def wait_for_pods_ready(cluster: Cluster) -> tuple[K8sObject, dict | None] | None:
+    """(the ConfigMap holding Kueue's configuration, its `waitForPodsReady` section or None when
+    it has none) for the environment, or None when the environment defines no Kueue
+    configuration. Kueue v0.18.6 turns the feature on by the section's presence alone
+    (pkg/util/waitforpodsready/waitforpodsready.go: Enabled is `cfg != nil`)."""
+    for obj in cluster.objects():
+        data = obj.doc.get("data") if obj.kind == "ConfigMap" else None
+        text = data.get("controller_manager_config.yaml") if isinstance(data, dict) else None
+        if isinstance(text, str) and "config.kueue.x-k8s.io" in text:
+            section = _section(text, "waitForPodsReady")
+            return obj, section if isinstance(section, dict) else None
+    return None
+
+
+@lru_cache(maxsize=16)
+def _parsed(text: str) -> object:
+    try:
+        return load_bounded(text)
+    except yaml.YAMLError:
+        return None
+
+
+def _section(text: str, key: str) -> object:
+    config = _parsed(text)
+    return config.get(key) if isinstance(config, dict) else None
 
 
 @lru_cache(maxsize=16)

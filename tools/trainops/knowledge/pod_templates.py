@@ -9,6 +9,7 @@ from functools import cache
 
 import jsonschema_rs
 
+from trainops.model import quantity
 from trainops.model.objects import K8sObject
 from trainops.model.shape import mapping, sequence
 
@@ -206,3 +207,18 @@ def templates_of(obj: K8sObject) -> list[PodTemplate]:
     """obj's pod templates, defaulted and well-shaped: found once per object, for most rules read
     them and the shape check is the costly part."""
     return obj.memo("pod templates", lambda o: pod_templates(o.doc))
+
+
+GPU = "nvidia.com/gpu"
+
+
+def gpus(container: dict) -> float:
+    """The GPUs a container asks for: its request, else its limit (the device plugin's resource
+    is not overcommitted, so a limit alone is also the request); 0 when it names none or the
+    amount does not parse (the API server's check reports that)."""
+    resources = mapping(container.get("resources"))
+    merged = {**mapping(resources.get("limits")), **mapping(resources.get("requests"))}
+    try:
+        return quantity.parse(merged.get(GPU, 0))
+    except ValueError:
+        return 0.0

@@ -14,7 +14,9 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from trainops.knowledge import reservations
 from trainops.model import quantity
+from trainops.model.errors import CannotRun
 from trainops.model.rendered import Cluster
 
 # Labels the kubelet puts on every Linux amd64 node, which no profile needs to repeat
@@ -45,19 +47,34 @@ class NodePool:
 
 
 @dataclass(frozen=True)
+class SystemPod:
+    """A pod the provider runs before any of ours (trainops.yaml profiles' `systemPods`)."""
+
+    name: str
+    requests: dict[str, float]
+    per_node: bool = False
+    replicas: int = 1
+    pools: frozenset[str] | None = None  # None: every pool
+
+    def runs_on(self, pool: NodePool) -> bool:
+        return self.pools is None or pool.name in self.pools
+
+
+@dataclass(frozen=True)
 class Profile:
     name: str
     cloud: str
     storage_classes: dict[str, StorageClass]
     pools: list[NodePool]
     addons: frozenset[str] = field(default_factory=frozenset)
+    system_pods: tuple[SystemPod, ...] = ()
 
     @property
     def default_class(self) -> StorageClass | None:
         return next((c for c in self.storage_classes.values() if c.default), None)
 
 
-def _profile(name: str, data: dict) -> Profile:
+def profile_from(name: str, data: dict) -> Profile:
     classes = {
         class_name: StorageClass(
             class_name,
@@ -73,13 +90,41 @@ def _profile(name: str, data: dict) -> Profile:
             pool["name"],
             {**_WELL_KNOWN, **(pool.get("labels") or {})},
             list(pool.get("taints") or []),
-            {res: quantity.parse(value) for res, value in pool["allocatable"].items()},
+            _allocatable(name, data["cloud"], pool),
             int(pool.get("maxNodes", 1)),
             bool(pool.get("spot", False)),
         )
         for pool in data.get("nodePools") or []
     ]
-    return Profile(name, data["cloud"], classes, pools, frozenset(data.get("addons") or []))
+    system = tuple(
+        SystemPod(
+            entry["name"],
+            {res: quantity.parse(value) for res, value in entry["requests"].items()},
+            bool(entry.get("perNode", False)),
+            int(entry.get("replicas", 1)),
+            frozenset(entry["pools"]) if "pools" in entry else None,
+        )
+        for entry in data.get("systemPods") or []
+    )
+    return Profile(name, data["cloud"], classes, pools, frozenset(data.get("addons") or []), system)
+
+
+def _allocatable(profile: str, cloud: str, pool: dict) -> dict[str, float]:
+    """The pool's declared allocatable, held to the provider's formula where the machine's
+    capacity is given: a profile promising more than the provider leaves is a config error."""
+    declared = {res: quantity.parse(value) for res, value in pool["allocatable"].items()}
+    if "capacity" in pool:
+        capacity = {res: quantity.parse(value) for res, value in pool["capacity"].items()}
+        try:
+            over = reservations.overstated(cloud, capacity, pool.get("maxPods"), declared)
+        except ValueError as error:
+            raise CannotRun(f"profiles.{profile}.nodePools[{pool['name']}]: {error}") from None
+        if over:
+            raise CannotRun(
+                f"profiles.{profile}.nodePools[{pool['name']}]: allocatable is more than the "
+                f"{cloud} reservation formula leaves of its capacity ({'; '.join(over)})"
+            )
+    return declared
 
 
 def environment_folder(cluster: Cluster) -> str | None:
@@ -102,12 +147,20 @@ def _load(cluster: Cluster) -> Profile | None:
     name = environments.get(where) if where is not None else None
     if name is None:
         return None
-    return _profile(name, getattr(config, "profiles", {})[name])
+    return profile_from(name, getattr(config, "profiles", {})[name])
 
 
 def profile_of(cluster: Cluster) -> Profile | None:
     """The profile trainops.yaml assigns to this cluster's environment (None: no facts to check)."""
     return cluster.memo("profile", _load)
+
+
+def registry_of(cluster: Cluster) -> str | None:
+    """The registry trainops.yaml says this environment pulls its own images from (None: none
+    declared, as for kind, whose images are loaded into the node)."""
+    registries: dict[str, str] = getattr(cluster.config, "registries", None) or {}
+    where = environment_folder(cluster)
+    return registries.get(where) if where is not None else None
 
 
 @dataclass(frozen=True)
@@ -116,6 +169,8 @@ class ImageTraits:
     cuda: bool = False
     backends: frozenset[str] = frozenset()
     ray: bool = False
+    script: str | None = None  # the training script it runs, relative to trainops.yaml
+    rank: dict[str, float] = field(default_factory=dict)  # what one training process needs
 
 
 def image_traits(cluster: Cluster, image: str) -> ImageTraits | None:
@@ -132,6 +187,8 @@ def image_traits(cluster: Cluster, image: str) -> ImageTraits | None:
                 bool(traits.get("cuda", False)),
                 frozenset(traits.get("backends") or []),
                 bool(traits.get("ray", False)),
+                traits.get("script"),
+                {res: quantity.parse(v) for res, v in (traits.get("rank") or {}).items()},
             )
     return None
 

@@ -65,6 +65,9 @@ class Config:
     environments: dict[str, str] = field(default_factory=dict)
     profiles: dict[str, dict] = field(default_factory=dict)
     images: dict[str, dict] = field(default_factory=dict)
+    # The registry each environment meant for a real cluster pulls its own images from, by the
+    # environment's folder (an environment written as {profile, registry}).
+    registries: dict[str, str] = field(default_factory=dict)
 
     def expand(self, patterns: list[str], what: str) -> list[Path]:
         """The files and folders `patterns` (globs relative to the config's folder) match."""
@@ -171,7 +174,16 @@ def load_config(path: Path | None, known_rules: Collection[str]) -> Config | Non
             raise CannotRun(
                 f"{path} at {place}: unknown rule {rule!r}; `trainops rules` lists them"
             )
-    for environment, profile in data.get("environments", {}).items():
+    environments = {
+        folder: entry if isinstance(entry, str) else entry["profile"]
+        for folder, entry in data.get("environments", {}).items()
+    }
+    registries = {
+        folder: entry["registry"]
+        for folder, entry in data.get("environments", {}).items()
+        if isinstance(entry, dict) and "registry" in entry
+    }
+    for environment, profile in environments.items():
         if profile not in data.get("profiles", {}):
             raise CannotRun(
                 f"{path} at environments.{environment}: profile {profile!r} is not defined under "
@@ -190,7 +202,8 @@ def load_config(path: Path | None, known_rules: Collection[str]) -> Config | Non
         ignores=[PathIgnore(i["rule"], i["path"], i["reason"]) for i in data.get("ignore", [])],
         file=path,
         mirror=(path.parent / data["mirror"]).resolve() if "mirror" in data else None,
-        environments=data.get("environments", {}),
+        environments=environments,
         profiles=data.get("profiles", {}),
         images=data.get("images", {}),
+        registries=registries,
     )

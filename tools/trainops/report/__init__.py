@@ -1,5 +1,6 @@
 """Reporters turn an outcome into output (text, JSON, JUnit, SARIF, GitHub annotations, and the
-reviews of `trainops diff`); they never decide what is a finding. They may import `review`,
+reviews of `trainops diff`, the capacity table of `trainops capacity`); they never decide what
+is a finding. They may import `review`,
 `check` and everything below. (`trainops diff`'s are in reviews.py: a run of `validate` need not
 import them.)"""
 

@@ -12,7 +12,9 @@ from types import ModuleType
 from trainops.model.errors import CannotRun
 from trainops.rules import (
     api_validation,
+    capacity,
     cel_rules,
+    controller_interplay,
     crd_header,
     duplicate_object,
     empty_render,
@@ -32,7 +34,9 @@ from trainops.rules import (
     schema,
     schema_missing,
     service_references,
+    shared_volume_writers,
     storage,
+    sync_phases,
     yaml_syntax,
 )
 
@@ -52,11 +56,15 @@ RULES: dict[str, ModuleType] = {
         kueue_admission,
         storage,
         schedulable,
+        capacity,
+        controller_interplay,
         runnable,
+        shared_volume_writers,
         network_reachability,
         service_references,
         partial_scope,
         layer_order,
+        sync_phases,
         gitops_lifecycle,
         pinned,
         crd_header,

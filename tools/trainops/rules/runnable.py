@@ -33,8 +33,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trainops.knowledge import kueue, profiles
-from trainops.knowledge.pod_templates import templates_of
-from trainops.model import quantity
+from trainops.knowledge.pod_templates import GPU, templates_of
+from trainops.knowledge.pod_templates import gpus as gpus_of
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster, Rendered
@@ -44,7 +44,6 @@ ID = "runnable"
 SEVERITY = Severity.ERROR
 SUMMARY = "GPUs only for CUDA images with NCCL, reachable elastic bounds, Ray workers with work"
 
-GPU = "nvidia.com/gpu"
 _DISTRIBUTED = {"PyTorchJob", "TFJob", "MPIJob", "XGBoostJob", "PaddleJob", "JAXJob"}
 
 
@@ -59,15 +58,6 @@ def _finding(
     return Finding(ID, severity, message, rendered.root, obj.file, obj.line, obj.ref, path, hint)
 
 
-def _gpus(container: dict) -> float:
-    resources = mapping(container.get("resources"))
-    merged = {**mapping(resources.get("limits")), **mapping(resources.get("requests"))}
-    try:
-        return quantity.parse(merged.get(GPU, 0))
-    except ValueError:
-        return 0.0
-
-
 def _distributed(obj: K8sObject) -> bool:
     return (obj.group == "kubeflow.org" and obj.kind in _DISTRIBUTED) or (
         obj.group == "batch.volcano.sh" and obj.kind == "Job"
@@ -80,7 +70,7 @@ def _container_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) ->
             path = template.child(f"spec.containers[{index}]")
             image = str(container.get("image", ""))
             traits = profiles.image_traits(cluster, image)
-            gpus = _gpus(container)
+            gpus = gpus_of(container)
             if gpus > 0:
                 if traits is None or not traits.cuda:
                     said = (

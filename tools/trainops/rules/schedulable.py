@@ -33,9 +33,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from trainops.knowledge import kueue, profiles
+from trainops.knowledge import flavors, kueue, profiles
 from trainops.knowledge.pod_templates import templates_of
-from trainops.knowledge.profiles import NodePool, Profile
+from trainops.knowledge.profiles import Profile
 from trainops.model import quantity
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import K8sObject
@@ -53,60 +53,6 @@ def _finding(rendered: Rendered, obj: K8sObject, message: str, path: str, hint: 
     return Finding(ID, SEVERITY, message, rendered.root, obj.file, obj.line, obj.ref, path, hint)
 
 
-def _flavors(cluster: Cluster) -> dict[str, dict]:
-    return {
-        o.name: mapping(o.doc.get("spec"))
-        for o in cluster.objects()
-        if o.group == "kueue.x-k8s.io" and o.kind == "ResourceFlavor"
-    }
-
-
-def _flavor_pools(flavor: dict, profile: Profile, tolerated: bool) -> list[NodePool]:
-    """The pools a flavor's nodeLabels select (with tolerated=True: whose taints it tolerates)."""
-    wanted = {k: str(v) for k, v in mapping(flavor.get("nodeLabels")).items()}
-    pools = [p for p in profile.pools if all(p.labels.get(k) == v for k, v in wanted.items())]
-    if tolerated:
-        fake = {"tolerations": sequence(flavor.get("tolerations"))}
-        pools = [p for p in pools if not profiles.untolerated(fake, p)]
-    return pools
-
-
-def _is_spot(flavor: dict, profile: Profile) -> bool:
-    pools = _flavor_pools(flavor, profile, tolerated=False)
-    return bool(pools) and all(p.spot for p in pools)
-
-
-def _compatible(spec: dict, flavor: dict) -> bool:
-    """Whether Kueue may assign the flavor: its nodeLabels agree with the pod's nodeSelector and
-    required node affinity (each judged on the keys the flavor labels), and the pod tolerates its
-    nodeTaints."""
-    labels = {k: str(v) for k, v in mapping(flavor.get("nodeLabels")).items()}
-    selector = mapping(spec.get("nodeSelector"))
-    if any(str(selector[k]) != v for k, v in labels.items() if k in selector):
-        return False
-    terms = profiles.required_terms(spec)
-    if terms and not any(profiles.term_holds(term, labels, keys=labels) for term in terms):
-        return False
-    tolerations = sequence(spec.get("tolerations"))
-    return all(
-        profiles.tolerates(tolerations, taint)
-        for taint in mappings(flavor.get("nodeTaints"))
-        if taint.get("effect") in ("NoSchedule", "NoExecute")
-    )
-
-
-def _admitted(spec: dict, flavors: list[dict]) -> dict:
-    """The pod spec as Kueue starts it with these flavors assigned."""
-    spec = dict(spec)
-    selector = dict(mapping(spec.get("nodeSelector")))
-    tolerations = list(sequence(spec.get("tolerations")))
-    for flavor in flavors:
-        selector.update({k: str(v) for k, v in mapping(flavor.get("nodeLabels")).items()})
-        tolerations += sequence(flavor.get("tolerations"))
-    spec["nodeSelector"], spec["tolerations"] = selector, tolerations
-    return spec
-
-
 def _assignments(
     obj: K8sObject, spec: dict, requests: dict[str, float], cluster: Cluster
 ) -> list[list[str]] | None:
@@ -122,7 +68,7 @@ def _assignments(
     )
     if queue is None:
         return None
-    defined = cluster.memo("schedulable-flavors", _flavors)
+    defined = flavors.defined(cluster)
     choices = []
     for group in mappings(mapping(queue.doc.get("spec")).get("resourceGroups")):
         wanted = {
@@ -133,7 +79,7 @@ def _assignments(
         names = []
         for entry in mappings(group.get("flavors")):
             name = entry.get("name")
-            if name not in defined or not _compatible(spec, defined[name]):
+            if name not in defined or not flavors.compatible(spec, defined[name]):
                 continue
             # Kueue moves on to the next flavor when this one cannot hold the pod at all.
             try:
@@ -152,7 +98,7 @@ def _assignments(
 def _pod_findings(
     rendered: Rendered, obj: K8sObject, profile: Profile, cluster: Cluster
 ) -> Iterator[Finding]:
-    defined = cluster.memo("schedulable-flavors", _flavors)
+    defined = flavors.defined(cluster)
     for template in templates_of(obj):
         try:
             requests = kueue.pod_requests(template.spec)
@@ -167,8 +113,8 @@ def _pod_findings(
             continue
         combos = _assignments(obj, template.spec, requests, cluster)
         for combo in combos if combos is not None else [[]]:
-            flavors = [defined[name] for name in combo]
-            spec = _admitted(template.spec, flavors)
+            assigned = [defined[name] for name in combo]
+            spec = flavors.admitted_spec(template.spec, assigned)
             reasons = {pool.name: profiles.misfit(spec, requests, pool) for pool in profile.pools}
             fitting = [pool for pool in profile.pools if reasons[pool.name] is None]
             admitted = f"admitted to flavor {', '.join(combo)}, " if combo else ""
@@ -183,7 +129,7 @@ def _pod_findings(
                     "select the cloud's real node labels (in the ResourceFlavor for Kueue jobs), "
                     "tolerate the pool's taints, or request what one node offers",
                 )
-            elif combo and not any(_is_spot(f, profile) for f in flavors):
+            elif combo and not any(flavors.is_spot(f, profile) for f in assigned):
                 spot = [pool.name for pool in fitting if pool.spot]
                 if spot:
                     yield _finding(
@@ -205,7 +151,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     for obj in rendered.objects:
         spec = mapping(obj.doc.get("spec"))
         if obj.group == "kueue.x-k8s.io" and obj.kind == "ResourceFlavor":
-            if not _flavor_pools(spec, profile, tolerated=False):
+            if not flavors.pools_of(spec, profile, tolerated=False):
                 labels = ", ".join(f"{k}={v}" for k, v in mapping(spec.get("nodeLabels")).items())
                 yield _finding(
                     rendered,
@@ -224,14 +170,14 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
 def _quota_findings(
     rendered: Rendered, obj: K8sObject, profile: Profile, cluster: Cluster
 ) -> Iterator[Finding]:
-    defined = cluster.memo("schedulable-flavors", _flavors)
+    defined = flavors.defined(cluster)
     groups = mapping(obj.doc.get("spec")).get("resourceGroups")
     for g, group in indexed_mappings(groups):
         for f, entry in indexed_mappings(group.get("flavors")):
             flavor = defined.get(str(entry.get("name")))
             if flavor is None:
                 continue
-            pools = _flavor_pools(flavor, profile, tolerated=True)
+            pools = flavors.pools_of(flavor, profile, tolerated=True)
             for r, resource in indexed_mappings(entry.get("resources")):
                 name = resource.get("name")
                 if not isinstance(name, str):

@@ -30,6 +30,7 @@ import json
 import os
 import signal
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from datetime import timedelta
@@ -226,12 +227,21 @@ def _digest(arrays: dict[str, np.ndarray]) -> str:
 
 
 def _atomic_write(path: Path, write) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(temporary, "wb") as handle:
-        write(handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    """Write a temporary file beside `path`, then rename it into place. Its name is made unique by
+    mkstemp (O_EXCL), not by the process id: the pods writing one volume (the Job, the Volcano
+    master, every rank 0) each have their own PID namespace, where the entrypoint is pid 1."""
+    descriptor, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    temporary = Path(name)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            os.fchmod(handle.fileno(), 0o644)  # as open() makes it under the usual umask
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
     directory = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(directory)

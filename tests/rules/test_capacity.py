@@ -1,0 +1,115 @@
+"""capacity: the kind environment as the repository had it (envs/found: the node's 4 CPUs as
+quota, though kube-system and the operators already request 2.15 of them) and as fixed
+(envs/fixed); and a quota that fits the nodes' sum but not their fragments (envs/fragmented)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from helpers import RULE_FIXTURES, findings_by_object, run_trainops
+
+RULE = "capacity"
+
+
+@pytest.fixture(scope="module")
+def found() -> dict[tuple[str, str], list[tuple[str, str]]]:
+    return findings_by_object(RULE)
+
+
+def test_quota_above_what_system_and_operator_pods_leave(found):
+    assert found[("found", "ClusterQueue/bookstore-ml-cq")] == [
+        (
+            "spec.resourceGroups[0].flavors[0].resources[0].nominalQuota",
+            "flavor default-flavor has cpu nominal quota 4, more than its pools "
+            "(kind-control-plane) have left once the system and operator pods run (1.85): "
+            "Kueue admits jobs the nodes cannot hold",
+        ),
+        (
+            "spec.resourceGroups[0].flavors[0].resources[1].nominalQuota",
+            "flavor default-flavor has memory nominal quota 8Gi, more than its pools "
+            "(kind-control-plane) have left once the system and operator pods run (6.34Gi): "
+            "Kueue admits jobs the nodes cannot hold",
+        ),
+    ]
+
+
+def test_a_gang_admitted_alone_that_the_node_cannot_hold(found):
+    [(path, message)] = found[("found", "RayJob/recommender-train-ray")]
+    assert path == "spec"
+    assert message.startswith(
+        "Kueue may admit it into flavor default-flavor (its gang: cpu 2.2, memory 4.25Gi)"
+    )
+    assert "only 2 of its 3 pods fit" in message
+    assert "left for jobs: default-flavor on kind-control-plane: cpu 1.85, memory 6.34Gi" in message
+
+
+def test_no_wait_for_pods_ready_where_a_gang_runs_in_part(found):
+    [(path, message)] = found[("found", "ConfigMap/kueue-controller-config")]
+    assert path == "data.controller_manager_config.yaml"
+    assert "(RayJob recommender-train-ray), and its configuration has no waitForPodsReady" in (
+        message
+    )
+
+
+def test_fragments_a_quota_equal_to_the_nodes_cannot_use(found):
+    # Two 1500m pods take a node each; the 1-CPU pod Kueue admits with them fits neither.
+    [(_, message)] = found[("fragmented", "Job/narrow")]
+    assert message.startswith("Kueue may admit it together with Job wide")
+    assert "only 0 of its 1 pods fit" in message
+    assert ("fragmented", "ClusterQueue/team-cq") not in found
+    assert ("fragmented", "ConfigMap/kueue-controller-config") in found
+
+
+def test_fixed_kind_is_clean(found):
+    assert not [key for key in found if key[0] == "fixed"]
+
+
+def test_the_command_prints_each_environment(mirror):
+    done = run_trainops("capacity", "kind", "gpu")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "overlays/kind (profile kind, kind): fits"
+    assert lines[1].split() == [
+        "pool",
+        "nodes",
+        "allocatable",
+        "already",
+        "requested",
+        "Kueue",
+        "may",
+        "admit",
+        "verdict",
+    ]
+    assert lines[2].split()[:2] == ["kind-control-plane", "1"]
+    assert "cpu 2.15, memory 1.66Gi" in lines[2]  # kube-system 950m + operators 1200m
+    assert "default-flavor: cpu 1.8, memory 6Gi" in lines[2]
+    assert "fits (cpu 1.85, memory 6.34Gi left)" in lines[2]
+    assert any(line.startswith("overlays/gpu (profile eks, eks): fits") for line in lines)
+    assert "waitForPodsReady: timeout 10m" in done.stdout
+
+
+def test_the_command_says_over_and_exits_1():
+    done = run_trainops(
+        "capacity",
+        "--config",
+        str(RULE_FIXTURES / RULE / "trainops.yaml"),
+        "envs/found",
+        cwd=RULE_FIXTURES / RULE,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout.startswith("envs/found (profile kind, kind): OVER-COMMITTED")
+    assert "OVER: default-flavor cpu 4 > cpu 1.85 left" in done.stdout
+    assert "gangs that do not fit: RayJob recommender-train-ray" in done.stdout
+    json_done = run_trainops("capacity", "--format", "json", "envs/fixed", cwd=RULE_FIXTURES / RULE)
+    assert json_done.returncode == 0, json_done.stderr
+    [environment] = json.loads(json_done.stdout)
+    assert environment["fits"] is True
+    assert environment["pools"][0]["requested"]["cpu"] == pytest.approx(2.15)
+
+
+def test_an_unknown_environment_is_exit_2():
+    done = run_trainops("capacity", "nowhere")
+    assert done.returncode == 2
+    assert "no environment 'nowhere'" in done.stderr

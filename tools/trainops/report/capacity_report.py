@@ -1,0 +1,147 @@
+"""`trainops capacity`: each environment's model as a table (pool, allocatable, already
+requested, what Kueue may admit, verdict) and as JSON."""
+
+from __future__ import annotations
+
+from trainops.knowledge.capacity import Model, PoolRow, show
+from trainops.report.visible import visible
+
+HEADERS = ("pool", "nodes", "allocatable", "already requested", "Kueue may admit", "verdict")
+
+
+def _left(row: PoolRow) -> dict[str, float]:
+    return {n: v - row.requested.get(n, 0.0) for n, v in row.allocatable.items()}
+
+
+def pool_verdict(model: Model, row: PoolRow) -> tuple[bool, str]:
+    """(fine, what to say) for one pool."""
+    problems = []
+    for room in model.rooms:
+        if row.pool.name not in room.pools:
+            continue
+        for name, (nominal, free) in sorted(room.over().items()):
+            problems.append(
+                f"{room.flavor} {show({name: nominal})} > {show({name: free})} left"
+                + (f" on {', '.join(room.pools)}" if len(room.pools) > 1 else "")
+            )
+    short = {
+        job.label
+        for admission in model.failing()
+        for job, names in admission.jobs
+        if job in admission.short()
+        and any(row.pool.name in room.pools for room in model.rooms if room.flavor in names)
+    }
+    if short:
+        problems.append(f"gangs that do not fit: {', '.join(sorted(short))}")
+    if problems:
+        return False, "OVER: " + "; ".join(problems)
+    return True, f"fits ({show(_left(row))} left)"
+
+
+def environment_ok(model: Model) -> bool:
+    return all(pool_verdict(model, row)[0] for row in model.pools) and not model.failing()
+
+
+def _summary(model: Model) -> list[str]:
+    lines = []
+    queues = {id(j.queue): j.queue for j in model.jobs}
+    for queue in queues.values():
+        jobs = [j for j in model.jobs if j.queue is queue]
+        lines.append(
+            f"jobs in ClusterQueue {queue.name}: "
+            + "; ".join(
+                f"{j.label} ({show(j.usage)}, {j.pods} pod{'s' if j.pods != 1 else ''})"
+                for j in jobs
+            )
+        )
+        admissions = [a for a in model.admissions if a.queue is queue]
+        if admissions:
+            largest = max(admissions, key=lambda a: (len(a.jobs), sum(a.usage.values())))
+            usage: dict[str, float] = {}
+            for (_, resource), amount in largest.usage.items():
+                usage[resource] = usage.get(resource, 0.0) + amount
+            failing = [a for a in admissions if a.short()]
+            lines.append(
+                f"sets Kueue may admit at once: {len(admissions)} (largest: "
+                f"{' + '.join(j.label for j, _ in largest.jobs)}, {show(usage)}); "
+                + (
+                    f"{len(failing)} do not fit the nodes"
+                    if failing
+                    else "every one fits the nodes, pod by pod"
+                )
+            )
+    ready = model.wait_for_pods_ready
+    if model.kueue_config is not None:
+        lines.append(
+            "waitForPodsReady: "
+            + (f"timeout {ready.get('timeout', '?')}" if ready is not None else "off")
+        )
+    return lines
+
+
+def text(models: list[Model]) -> str:
+    out = []
+    for model in models:
+        out.append(
+            f"{model.environment} (profile {model.profile.name}, {model.profile.cloud}): "
+            + ("fits" if environment_ok(model) else "OVER-COMMITTED")
+        )
+        rows: list[tuple[str, ...]] = [HEADERS]
+        for row in model.pools:
+            quota = "; ".join(f"{flavor}: {show(amounts)}" for flavor, amounts in row.quota) or "-"
+            rows.append(
+                (
+                    row.pool.describe(),
+                    str(row.pool.max_nodes),
+                    show(row.allocatable),
+                    show(row.requested),
+                    quota,
+                    pool_verdict(model, row)[1],
+                )
+            )
+        widths = [max(len(r[i]) for r in rows) for i in range(len(HEADERS) - 1)]
+        for r in rows:
+            cells = [c.ljust(w) for c, w in zip(r, widths)] + [r[-1]]
+            out.append("  " + "  ".join(visible(c) for c in cells).rstrip())
+        out += [f"  {visible(line)}" for line in _summary(model)]
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def as_json(models: list[Model]) -> list[dict]:
+    return [
+        {
+            "environment": model.environment,
+            "profile": model.profile.name,
+            "fits": environment_ok(model),
+            "pools": [
+                {
+                    "pool": row.pool.name,
+                    "nodes": row.pool.max_nodes,
+                    "allocatable": row.allocatable,
+                    "requested": row.requested,
+                    "kueue": {flavor: amounts for flavor, amounts in row.quota},
+                    "verdict": pool_verdict(model, row)[1],
+                }
+                for row in model.pools
+            ],
+            "residents": [
+                {"owner": r.owner, "requests": r.requests, "pool": r.pool, "perNode": r.per_node}
+                for r in model.residents
+            ],
+            "jobs": [
+                {"job": j.label, "queue": j.queue.name, "requests": j.usage, "pods": j.pods}
+                for j in model.jobs
+            ],
+            "admissions": [
+                {
+                    "jobs": {j.label: list(names) for j, names in a.jobs},
+                    "placed": a.placed,
+                    "fits": not a.short(),
+                }
+                for a in model.admissions
+            ],
+            "waitForPodsReady": model.wait_for_pods_ready,
+        }
+        for model in models
+    ]

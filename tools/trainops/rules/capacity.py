@@ -1,0 +1,128 @@
+"""Kueue's quota promises no more than the environment's cluster can run.
+
+What it catches, in the model of each environment (knowledge/capacity.py: the profile's node
+pools after the provider's reservations, the pods already running there — the profile's system
+pods, the DaemonSets, the operators' Deployments — and every set of jobs Kueue may admit at once,
+placed pod by pod):
+- a ClusterQueue's nominal quota of a flavor above what that flavor's pools have left after the
+  system and operator pods: Kueue admits what the nodes cannot hold;
+- a job Kueue may admit (alone, or with others within the quota) whose pods do not all fit the
+  nodes: the rest stay Pending while the whole gang holds its quota;
+- where such a gang can be placed only in part, a Kueue configuration without
+  `waitForPodsReady`: the pods that did start, and the quota, are held until the job ends
+  (its activeDeadlineSeconds, or never).
+
+Why it matters: Kueue counts requests against its quota, not against the nodes. kube-scheduler
+places pods one at a time, so a gang that does not fit starts in part; Kueue releases its quota
+only once the job finishes (v0.18.6 jobframework/reconciler.go and core/workload_controller.go),
+so the queue stalls behind a job that can never run.
+
+How to fix: size the flavor's nominal quota to what `trainops capacity` shows is free; shrink the
+jobs' requests (or move them to a flavor with room); enable `waitForPodsReady` in
+operators/kueue/controller-config.yaml, so that Kueue evicts a gang whose pods are not ready in
+time and requeues it after a backoff.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from trainops.knowledge import capacity
+from trainops.knowledge.capacity import Admission, Model, QueuedJob
+from trainops.model import quantity
+from trainops.model.findings import Finding, Severity
+from trainops.model.objects import K8sObject
+from trainops.model.rendered import Cluster, Rendered
+
+ID = "capacity"
+SEVERITY = Severity.ERROR
+SUMMARY = "Kueue's quota fits what the nodes have left after system and operator pods"
+
+
+def _finding(rendered: Rendered, obj: K8sObject, message: str, path: str, hint: str) -> Finding:
+    return Finding(ID, SEVERITY, message, rendered.root, obj.file, obj.line, obj.ref, path, hint)
+
+
+def _free(model: Model, job: QueuedJob, admission: Admission) -> str:
+    """What the pools of the job's flavors have left after the residents, for the message."""
+    names = dict(admission.jobs)[job]
+    rooms = [r for r in model.rooms if r.queue is job.queue and r.flavor in names]
+    return "; ".join(f"{r.flavor} on {', '.join(r.pools)}: {capacity.show(r.free)}" for r in rooms)
+
+
+def _smallest(model: Model, job: QueuedJob) -> Admission | None:
+    """The smallest admission in which this job's pods do not all fit."""
+    failing = [a for a in model.failing() if job in a.short()]
+    return min(failing, key=lambda a: len(a.jobs), default=None)
+
+
+def _job_findings(rendered: Rendered, model: Model, job: QueuedJob) -> Iterator[Finding]:
+    admission = _smallest(model, job)
+    if admission is None:
+        return
+    placed = admission.placed[job.label]
+    others = [other.label for other, _ in admission.jobs if other is not job]
+    flavors = ", ".join(dict(admission.jobs)[job])
+    together = f" together with {', '.join(others)}" if others else ""
+    yield _finding(
+        rendered,
+        job.obj,
+        f"Kueue may admit it{together} into flavor {flavors} (its gang: "
+        f"{capacity.show(job.usage)}), yet placed pod by pod on the {model.profile.name} "
+        f"cluster, its system and operator pods already there (left for jobs: "
+        f"{_free(model, job, admission)}), only {placed} of its {job.pods} pods fit: the rest "
+        "stay Pending while the gang holds its quota",
+        "spec",
+        "lower the flavor's nominal quota to what is left (`trainops capacity`), or request less",
+    )
+
+
+def _quota_findings(rendered: Rendered, model: Model, queue: K8sObject) -> Iterator[Finding]:
+    for room in model.rooms:
+        if room.queue is not queue:
+            continue
+        for name, (nominal, free) in sorted(room.over().items()):
+            yield _finding(
+                rendered,
+                queue,
+                f"flavor {room.flavor} has {name} nominal quota {quantity.show(name, nominal)}, "
+                f"more than its pools ({', '.join(room.pools)}) have left once the system and "
+                f"operator pods run ({quantity.show(name, free)}): Kueue admits jobs the nodes "
+                "cannot hold",
+                room.paths.get(name, "spec.resourceGroups"),
+                f"lower it to at most {quantity.show(name, free)} (`trainops capacity` shows "
+                "the environment), or add nodes to the pools",
+            )
+
+
+def _readiness_findings(rendered: Rendered, model: Model, config: K8sObject) -> Iterator[Finding]:
+    if model.wait_for_pods_ready is not None:
+        return
+    short = sorted({job.label for a in model.failing() for job in a.short()})
+    if not short:
+        return
+    yield _finding(
+        rendered,
+        config,
+        f"Kueue may admit gangs the {model.profile.name} cluster can place only in part "
+        f"({', '.join(short)}), and its configuration has no waitForPodsReady: the pods that "
+        "started and the whole gang's quota are held until the job ends",
+        "data.controller_manager_config.yaml",
+        "add waitForPodsReady with a timeout and a requeuing backoff to "
+        "operators/kueue/controller-config.yaml",
+    )
+
+
+def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
+    model = capacity.model_of(cluster)
+    if model is None:
+        return
+    jobs = {id(job.obj): job for job in model.jobs}
+    queues = {id(room.queue) for room in model.rooms}
+    for obj in rendered.objects:
+        if id(obj) in jobs:
+            yield from _job_findings(rendered, model, jobs[id(obj)])
+        elif id(obj) in queues:
+            yield from _quota_findings(rendered, model, obj)
+        elif obj is model.kueue_config:
+            yield from _readiness_findings(rendered, model, obj)
