@@ -153,7 +153,8 @@ def test_results_are_kept_by_source_and_checked_again_when_it_changes(tmp_path):
     from helpers import RULE_FIXTURES, run_trainops, write_tree
     from trainops.model import cache
 
-    job = (RULE_FIXTURES / RULE / "bad.yaml").read_text()
+    # Large enough for its parse to be kept (a small file is parsed and checked again each run).
+    job = (RULE_FIXTURES / RULE / "bad.yaml").read_text() + "# " + "padding " * 5000 + "\n"
     write_tree(tmp_path, {"app/bad.yaml": job})
     env = {"TRAINOPS_CACHE_DIR": str(tmp_path / "cache")}
 

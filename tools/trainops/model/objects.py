@@ -49,7 +49,8 @@ class K8sObject:
     # Whether a value in it is null; None until asked (the parser knows: its walk sees each value).
     nulls: bool | None = None
     # "<digest of the text it was parsed from>:<its index there>": the same source, the same
-    # object, for results kept across runs (None for an object not parsed from text).
+    # object, for results kept across runs (None for an object not parsed from a text large
+    # enough to keep its parse).
     source: str | None = None
 
     @property
@@ -232,7 +233,7 @@ def _load_document(chunk: str) -> list:
     refused = ""
     if not has_anchor:  # yaml-rs would expand aliases into copies: anchored text skips it
         try:
-            loaded = yaml_rs.loads(chunk)
+            loaded = yaml_rs.loads(chunk, parse_datetime=False)
         except Exception as error:  # noqa: BLE001 - any refusal: libyaml decides, and says where
             refused = str(error)
         else:
@@ -255,7 +256,7 @@ def duplicate_key_in(text: str) -> tuple[int, str, yaml.Mark] | None:
     has no anchor for it to expand."""
     if not anchored(text):
         try:
-            yaml_rs.loads(text)
+            yaml_rs.loads(text, parse_datetime=False)
         except Exception as error:  # noqa: BLE001 - a refusal of any kind
             if not str(error).startswith(_DUPLICATE_KEY):
                 return None
@@ -483,7 +484,7 @@ def _fast_whole(text: str, chunks: list[tuple[int, str]]) -> list[list] | None:
     if _YAML11_ONLY.search(f"\n{text}\n") or anchored(text):
         return None
     try:
-        loaded = yaml_rs.loads(text)
+        loaded = yaml_rs.loads(text, parse_datetime=False)
     except Exception:  # noqa: BLE001 - let the per-document path find and place the error
         return None
     if len(chunks) == 1:
@@ -502,6 +503,10 @@ _PARSER = cache.source_digest(__file__)  # this module is the parser
 
 def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
     """Parse a multi-document YAML stream; `lines=False` skips line bookkeeping (rendered output)."""
+    if len(text) < CACHED_FROM:
+        # Small: parsed again each run, and its objects' results computed again too (an entry
+        # per small file would cost more to keep than it saves).
+        return _parse_stream(text, file, lines)
     key = cache.key_of(PARSED_FOLDER, _PARSER, text, str(lines))
     return _stamped(_parse_cached(text, file, lines, key), key)
 
@@ -513,8 +518,6 @@ def _stamped(parsed: Parsed, key: str) -> Parsed:
 
 
 def _parse_cached(text: str, file: str, lines: bool, key: str) -> Parsed:
-    if len(text) < CACHED_FROM:
-        return _parse_stream(text, file, lines)
     payload = cache.load(PARSED_FOLDER, key)
     restored = _from_payload(payload, file) if payload is not None else None
     if restored is not None:
@@ -637,7 +640,7 @@ def take_origin(doc: dict) -> dict | None:
     try:
         # kustomize writes a few `key: value` lines, read by yaml-rs in microseconds; libyaml
         # decides whenever a value is not plainly a string (a ref of 1.10 would lose its 0).
-        origin = yaml_rs.loads(raw)
+        origin = yaml_rs.loads(raw, parse_datetime=False)
         if not isinstance(origin, dict) or not all(
             isinstance(v, str | dict) for v in origin.values()
         ):

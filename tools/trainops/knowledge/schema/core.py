@@ -56,10 +56,21 @@ def file_name(group: str, version: str, kind: str) -> str:
 
 
 # Fields the OpenAPI of these versions calls required that the API server does not: a Go field
-# without `omitempty` becomes "required" in the generated schema whatever validation says.
-# StatefulSetSpec.serviceName: apps ValidateStatefulSetSpec never checks it, kube-apiserver
-# v1.32.13 creates a StatefulSet without one, and the v1.33 schemas drop the marker.
-_NOT_REQUIRED_BY_THE_SERVER = {"io.k8s.api.apps.v1.StatefulSetSpec": ("serviceName",)}
+# without `omitempty` becomes "required" in the generated schema whatever validation says, and
+# the server decodes an absent one as its zero value or defaults it. Each was created by
+# kube-apiserver v1.32.13 without the field:
+# - StatefulSetSpec.serviceName: apps ValidateStatefulSetSpec never checks it (the v1.33
+#   schemas drop the marker);
+# - NetworkPolicySpec.podSelector: an absent selector is the empty one, every pod;
+# - RoleRef.apiGroup: rbac/v1 SetDefaults_RoleBinding (and ClusterRoleBinding) fill it in;
+# - PriorityClass.value: 0 when absent.
+_NOT_REQUIRED_BY_THE_SERVER = {
+    "io.k8s.api.apps.v1.StatefulSetSpec": ("serviceName",),
+    "io.k8s.api.networking.v1.NetworkPolicySpec": ("podSelector",),
+    "io.k8s.api.rbac.v1.RoleRef": ("apiGroup",),
+}
+# The same, for fields at the top of a kind, which its own file spells out.
+_KIND_NOT_REQUIRED_BY_THE_SERVER = {("scheduling.k8s.io/v1", "PriorityClass"): ("value",)}
 
 
 @cache
@@ -96,4 +107,7 @@ def schema_for(k8s_version: str, api_version: str, kind: str) -> dict | None:
     ):
         return None
     schema["$defs"] = _definitions(k8s_version)
+    optional = _KIND_NOT_REQUIRED_BY_THE_SERVER.get((api_version, kind), ())
+    if optional and isinstance(schema.get("required"), list):
+        schema["required"] = [f for f in schema["required"] if f not in optional]
     return schema
