@@ -22,6 +22,17 @@ def test_qualified_names():
         "name part must be no more than 63 characters"
     ]
     assert list(names.qualified_name("/x")) == ["prefix part must be non-empty"]
+    # An empty prefix does not stop the name's checks (IsQualifiedName; kube-apiserver v1.32.13
+    # reports both for the label key "/-bad"). The copy that stopped there is gone.
+    assert [m[:26] for m in names.qualified_name("/-bad")] == [
+        "prefix part must be non-em",
+        "name part must consist of ",
+    ]
+    # IsValidPortName's order: the letter before the consecutive hyphens.
+    assert list(names.port_name("1--2")) == [
+        "must contain at least one letter (a-z)",
+        "must not contain consecutive hyphens",
+    ]
 
 
 def test_names_per_kind():

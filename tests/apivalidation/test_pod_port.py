@@ -233,12 +233,12 @@ def test_quantities_read_and_print_as_the_server_does():
 
 def test_names_in_the_servers_words():
     assert names.is_dns1123_label("a.b") == ("must not contain dots",)
-    assert names.is_qualified_name("/") == (
+    assert names.qualified_name("/") == (
         "prefix part must be non-empty",
         "name part must be non-empty",
-        names.is_qualified_name("-")[0],
+        names.qualified_name("-")[0],
     )
-    assert names.iana_svc_name("8080") == ("must contain at least one letter (a-z)",)
+    assert names.port_name("8080") == ("must contain at least one letter (a-z)",)
     assert names.config_map_key("..x") == ("must not start with '..'",)
     assert names.config_map_key("a b")[0].startswith("a valid config key must consist of")
 

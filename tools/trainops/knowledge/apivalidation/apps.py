@@ -9,7 +9,6 @@ from trainops.knowledge.apivalidation import core, names
 from trainops.knowledge.apivalidation.formats import (
     Errors,
     GoValue,
-    dns1123_label,
     does_not_match,
     forbidden,
     go_intstr,
@@ -198,7 +197,7 @@ def stateful_set(doc: dict) -> Errors:
     name = metadata.get("name") if isinstance(metadata, dict) else None
     if isinstance(name, str) and not names.dns1123_subdomain(name):
         # ValidateStatefulSetName is NameIsDNSLabel; the subdomain's errors are the meta port's
-        errors += [("metadata.name", invalid(name, m)) for m in dns1123_label(name)]
+        errors += [("metadata.name", invalid(name, m)) for m in names.is_dns1123_label(name)]
     if _STATEFULSET_RARER.intersection(spec):
         errors += _stateful_set_rarer(spec)
     if "replicas" in spec:

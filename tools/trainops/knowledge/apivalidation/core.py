@@ -10,7 +10,6 @@ from trainops.knowledge.apivalidation.formats import (
     Errors,
     GoValue,
     Quantity,
-    config_key,
     forbidden,
     go_quantity,
     go_quote,
@@ -57,7 +56,7 @@ def config_map(doc: dict) -> Errors:
     size = 0
     for key, value in data.items():
         key = str(key)
-        if problems := config_key(key):
+        if problems := names.config_map_key(key):
             errors += [(f"data[{key}]", invalid(key, m)) for m in problems]
         if key in binary:
             errors.append((f"data[{key}]", invalid(key, "duplicate of key present in binaryData")))
@@ -68,7 +67,7 @@ def config_map(doc: dict) -> Errors:
         errors += _decoded_bytes(binary, "binaryData", decoded)
         for key in binary:
             key = str(key)
-            if problems := config_key(key):
+            if problems := names.config_map_key(key):
                 errors += [(f"binaryData[{key}]", invalid(key, m)) for m in problems]
         size += sum(len(v) for v in decoded.values())
     if size > _MAX_SECRET_SIZE:
@@ -97,7 +96,7 @@ def secret(doc: dict) -> Errors:
     if isinstance(data, dict):  # a key whose value failed decoding is still a key
         keys += [str(k) for k in data if str(k) not in decoded]
     for key in keys:
-        if problems := config_key(key):
+        if problems := names.config_map_key(key):
             errors += [(f"data[{key}]", invalid(key, m)) for m in problems]
     if sum(len(v) for v in decoded.values()) > _MAX_SECRET_SIZE:
         errors.append(("data", too_long(_MAX_SECRET_SIZE)))

@@ -234,20 +234,6 @@ _LABEL_RE = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
 _SUBDOMAIN_RE = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
 
 
-@lru_cache(maxsize=4096)
-def dns1123_label(value: str) -> tuple[str, ...]:
-    """apimachinery IsDNS1123Label, with its "must not contain dots" for a valid subdomain."""
-    errors: tuple[str, ...] = ()
-    if len(value) > names.DNS1123_LABEL_MAX:
-        errors = (f"must be no more than {names.DNS1123_LABEL_MAX} characters",)
-    if not _LABEL_RE.fullmatch(value):
-        if _SUBDOMAIN_RE.fullmatch(value):
-            errors += ("must not contain dots",)
-        else:
-            errors += names.dns1123_label("-")[-1:]  # the regex message
-    return errors
-
-
 def path_segment(value: str) -> list[str]:
     """apimachinery path.IsValidPathSegmentName."""
     if value in (".", ".."):
@@ -255,25 +241,6 @@ def path_segment(value: str) -> list[str]:
     return [f"may not contain '{c}'" for c in ("/", "%") if c in value]
 
 
-@lru_cache(maxsize=4096)
-def port_name(value: str) -> tuple[str, ...]:
-    """apimachinery IsValidPortName (IANA_SVC_NAME), its messages in its order."""
-    errors: list[str] = []
-    if len(value) > 15:
-        errors.append("must be no more than 15 characters")
-    if not _PORT_NAME_CHARS.fullmatch(value):
-        errors.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
-    if not _PORT_NAME_LETTER.search(value):
-        errors.append("must contain at least one letter (a-z)")
-    if "--" in value:
-        errors.append("must not contain consecutive hyphens")
-    if value.startswith("-") or value.endswith("-"):
-        errors.append("must not begin or end with a hyphen")
-    return tuple(errors)
-
-
-_PORT_NAME_CHARS = re.compile(r"[-a-z0-9]+")
-_PORT_NAME_LETTER = re.compile(r"[a-z]")
 _HTTP_PATH = re.compile(r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+")
 _HTTP_PATH_MESSAGE = (
     "Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')"
@@ -291,31 +258,6 @@ def domain_prefixed_path(value: str, path: str) -> Errors:
     if not _HTTP_PATH.fullmatch(rest):
         errors.append((path, invalid(rest, _HTTP_PATH_MESSAGE)))
     return errors
-
-
-_CONFIG_KEY = re.compile(r"[-._a-zA-Z0-9]+")
-_CONFIG_KEY_MESSAGE = (
-    "a valid config key must consist of alphanumeric characters, '-', '_' or '.' "
-    "(e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is "
-    "'[-._a-zA-Z0-9]+')"
-)
-
-
-@lru_cache(maxsize=16384)
-def config_key(value: str) -> tuple[str, ...]:
-    """apimachinery IsConfigMapKey."""
-    errors: list[str] = []
-    if len(value) > names.DNS1123_SUBDOMAIN_MAX:
-        errors.append(f"must be no more than {names.DNS1123_SUBDOMAIN_MAX} characters")
-    if not _CONFIG_KEY.fullmatch(value):
-        errors.append(_CONFIG_KEY_MESSAGE)
-    if value == ".":
-        errors.append("must not be '.'")
-    elif value == "..":
-        errors.append("must not be '..'")
-    elif value.startswith(".."):
-        errors.append("must not start with '..'")
-    return tuple(errors)
 
 
 # --- labels and label selectors (apimachinery meta/v1/validation) ---------------------------

@@ -14,7 +14,6 @@ from trainops.knowledge.apivalidation import apps, batch, core, names, networkin
 from trainops.knowledge.apivalidation.formats import (
     Errors,
     GoValue,
-    dns1123_label,
     go_quantity,
     go_strings,
     invalid,
@@ -480,7 +479,9 @@ def _resource_source(source: dict, path: str, container: bool = False) -> Errors
         if not owner:
             errors.append((f"{path}.container", required("must specify a container")))
         elif isinstance(owner, str):
-            errors += [(f"{path}.container", invalid(owner, m)) for m in dns1123_label(owner)]
+            errors += [
+                (f"{path}.container", invalid(owner, m)) for m in names.is_dns1123_label(owner)
+            ]
     errors += _target(source.get("target"), f"{path}.target")
     target = mapping(source.get("target"))
     utilization, average = target.get("averageUtilization"), target.get("averageValue")

@@ -82,92 +82,8 @@ def dns1035_label(value: str) -> tuple[str, ...]:
 
 @_cached
 def qualified_name(value: str) -> tuple[str, ...]:
-    """Label and annotation keys: an optional DNS subdomain prefix and '/', then a name of at most 63."""
-    return tuple(_qualified_name_errors(value))
-
-
-def _qualified_name_errors(value: str) -> list[str]:
-    parts = value.split("/")
-    if len(parts) == 1:
-        prefix, name = "", parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix:
-            return ["prefix part must be non-empty"]
-    else:
-        return [
-            "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-            "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
-            f"validation is '{_QUALIFIED}') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
-        ]
-    errors = [f"prefix part {e}" for e in dns1123_subdomain(prefix)] if prefix else []
-    if not name:
-        errors.append("name part must be non-empty")
-    elif len(name) > QUALIFIED_NAME_MAX:
-        errors.append(f"name part {_too_long(QUALIFIED_NAME_MAX)}")
-    if name and not _QUALIFIED_RE.match(name):
-        errors.append(
-            "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-            "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
-            f"validation is '{_QUALIFIED}')"
-        )
-    return errors
-
-
-@_cached
-def label_value(value: str) -> tuple[str, ...]:
-    return _syntax(
-        value,
-        LABEL_VALUE_MAX,
-        _LABEL_VALUE_RE,
-        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
-        "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
-        f"'12345', regex used for validation is '{_LABEL_VALUE}')",
-    )
-
-
-@_cached
-def port_name(value: str) -> tuple[str, ...]:
-    """IANA_SVC_NAME (RFC 6335), as container and Service port names must be."""
-    errors = []
-    if len(value) > 15:
-        errors.append("must be no more than 15 characters")
-    if not re.match(r"^[-a-z0-9]+$", value):
-        errors.append("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)")
-    if "--" in value:
-        errors.append("must not contain consecutive hyphens")
-    if not re.search(r"[a-z]", value):
-        errors.append("must contain at least one letter (a-z)")
-    if value.startswith("-") or value.endswith("-"):
-        errors.append("must not begin or end with a hyphen")
-    return tuple(errors)
-
-
-@_cached
-def env_var_name(value: str, relaxed: bool) -> tuple[str, ...]:
-    """Environment variable names: C-identifier-like before Kubernetes v1.32, any printable ASCII but '=' from it."""
-    if relaxed:
-        if not value or "=" in value or any(not (" " <= c <= "~") for c in value):
-            return (
-                "a valid environment variable name must consist only of printable ASCII characters other than '='",
-            )
-        return ()
-    if not _ENV_NAME_RE.match(value):
-        return (
-            "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', "
-            "and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used "
-            f"for validation is '{_ENV_NAME}')",
-        )
-    return ()
-
-
-# Go-exact forms of the checks above, for the Pod spec port (k8s.io/apimachinery
-# pkg/util/validation): every message IsQualifiedName and IsDNS1123Label give, in their order.
-
-
-@_cached
-def is_qualified_name(value: str) -> tuple[str, ...]:
-    """IsQualifiedName: an empty prefix or name is reported and the name is still checked."""
+    """apimachinery IsQualifiedName (label and annotation keys): an optional DNS subdomain prefix
+    and '/', then a name of at most 63; an empty prefix is reported and the name still checked."""
     errors: list[str] = []
     parts = value.split("/")
     if len(parts) == 1:
@@ -198,19 +114,20 @@ def is_qualified_name(value: str) -> tuple[str, ...]:
 
 
 @_cached
-def is_dns1123_label(value: str) -> tuple[str, ...]:
-    """IsDNS1123Label: a valid subdomain that is no label is told it has dots."""
-    errors = (_too_long(DNS1123_LABEL_MAX),) if len(value) > DNS1123_LABEL_MAX else ()
-    if _LABEL_RE.match(value):
-        return errors
-    if _SUBDOMAIN_RE.match(value):
-        return (*errors, "must not contain dots")
-    return errors + dns1123_label(value)[len(errors) :]
+def label_value(value: str) -> tuple[str, ...]:
+    return _syntax(
+        value,
+        LABEL_VALUE_MAX,
+        _LABEL_VALUE_RE,
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+        "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
+        f"'12345', regex used for validation is '{_LABEL_VALUE}')",
+    )
 
 
 @_cached
-def iana_svc_name(value: str) -> tuple[str, ...]:
-    """IsValidPortName, its messages in its order."""
+def port_name(value: str) -> tuple[str, ...]:
+    """IANA_SVC_NAME (RFC 6335), as container and Service port names must be."""
     errors = []
     if len(value) > 15:
         errors.append("must be no more than 15 characters")
@@ -223,6 +140,39 @@ def iana_svc_name(value: str) -> tuple[str, ...]:
     if value.startswith("-") or value.endswith("-"):
         errors.append("must not begin or end with a hyphen")
     return tuple(errors)
+
+
+@_cached
+def env_var_name(value: str, relaxed: bool) -> tuple[str, ...]:
+    """Environment variable names: C-identifier-like before Kubernetes v1.32, any printable ASCII but '=' from it."""
+    if relaxed:
+        if not value or "=" in value or any(not (" " <= c <= "~") for c in value):
+            return (
+                "a valid environment variable name must consist only of printable ASCII characters other than '='",
+            )
+        return ()
+    if not _ENV_NAME_RE.match(value):
+        return (
+            "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', "
+            "and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used "
+            f"for validation is '{_ENV_NAME}')",
+        )
+    return ()
+
+
+# Go-exact forms of the checks above, for the Pod spec port (k8s.io/apimachinery
+# pkg/util/validation): every message IsQualifiedName and IsDNS1123Label give, in their order.
+
+
+@_cached
+def is_dns1123_label(value: str) -> tuple[str, ...]:
+    """IsDNS1123Label: a valid subdomain that is no label is told it has dots."""
+    errors = (_too_long(DNS1123_LABEL_MAX),) if len(value) > DNS1123_LABEL_MAX else ()
+    if _LABEL_RE.match(value):
+        return errors
+    if _SUBDOMAIN_RE.match(value):
+        return (*errors, "must not contain dots")
+    return errors + dns1123_label(value)[len(errors) :]
 
 
 _CONFIG_KEY_RE = re.compile(r"^[-._a-zA-Z0-9]+$")

@@ -20,7 +20,6 @@ from trainops.knowledge.apivalidation.formats import (
     parse_cidr,
     parse_ip,
     path_segment,
-    port_name,
     required,
     too_long,
     validate_label_selector,
@@ -52,7 +51,7 @@ def _port(port: dict, path: str) -> Errors:
             if is_int(end):
                 message = "may not be specified when `port` is non-numeric"
                 errors.append((f"{path}.endPort", invalid(end, message)))
-            errors += [(f"{path}.port", invalid(number, m)) for m in port_name(number)]
+            errors += [(f"{path}.port", invalid(number, m)) for m in names.port_name(number)]
     elif is_int(end):
         message = "may not be specified when `port` is not specified"
         errors.append((f"{path}.endPort", invalid(end, message)))
@@ -218,7 +217,7 @@ def _backend(backend: dict, path: str) -> Errors:
         elif has_name:
             errors += [
                 (f"{path}.service.port.name", invalid(name_of_port, m))
-                for m in port_name(name_of_port)
+                for m in names.port_name(name_of_port)
             ]
         elif is_int(number) and number != 0:
             if not 1 <= number <= 65535:

@@ -213,7 +213,7 @@ def _check_ports(
             continue
         port_name = port.get("name")
         if isinstance(port_name, str) and port_name:
-            if problems := names.iana_svc_name(port_name):
+            if problems := names.port_name(port_name):
                 errors += [(f"{path}.ports[{index}].name", invalid(port_name, m)) for m in problems]
             elif port_name in seen:
                 errors.append(

@@ -116,7 +116,7 @@ def label(path: str, value: str) -> Errors:
 
 def qualified(path: str, value: str) -> Errors:
     """ValidateQualifiedName / metav1 ValidateLabelName."""
-    return [(path, invalid(value, m)) for m in names.is_qualified_name(value)]
+    return [(path, invalid(value, m)) for m in names.qualified_name(value)]
 
 
 def mask_trailing_dash(name: str) -> str:

@@ -130,7 +130,7 @@ def _sleep(action: dict, path: str, grace: int) -> Errors:
 def _port_number_or_name(port: object, path: str) -> Errors:
     """ValidatePortNumOrName: an int-or-string port (absent is 0)."""
     if isinstance(port, str):
-        return [(path, invalid(port, m)) for m in names.iana_svc_name(port)]
+        return [(path, invalid(port, m)) for m in names.port_name(port)]
     number = as_int(port) or 0
     return [] if 1 <= number <= 65535 else [(path, invalid(number, PORT_RANGE))]
 

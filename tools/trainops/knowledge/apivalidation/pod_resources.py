@@ -41,7 +41,7 @@ _CONTAINER_RESOURCES = frozenset(["cpu", "memory", "ephemeral-storage"])
 def _resource_name(name: str) -> tuple[tuple[str, ...], bool, bool]:
     """validateContainerResourceName's messages; whether the resource counts in integers
     (IsIntegerResourceName) and may be overcommitted (IsOvercommitAllowed)."""
-    problems = list(names.is_qualified_name(name))
+    problems = list(names.qualified_name(name))
     slash = "/" in name
     if (
         not problems
@@ -54,7 +54,7 @@ def _resource_name(name: str) -> tuple[tuple[str, ...], bool, bool]:
     extended = (
         not native
         and not name.startswith("requests.")
-        and not names.is_qualified_name("requests." + name)
+        and not names.qualified_name("requests." + name)
     )
     if not slash:
         if name not in _CONTAINER_RESOURCES and not name.startswith("hugepages-"):

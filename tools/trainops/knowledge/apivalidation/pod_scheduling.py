@@ -6,6 +6,7 @@ validateReadinessGates, validateSchedulingGates; apimachinery's ValidateLabelSel
 from __future__ import annotations
 
 from trainops.knowledge.apivalidation import names
+from trainops.knowledge.apivalidation.formats import validate_labels
 from trainops.knowledge.apivalidation.meta import Errors
 from trainops.knowledge.apivalidation.pod_common import (
     NOT_POSITIVE,
@@ -31,16 +32,7 @@ _WEIGHT = "must be in the range 1-100"
 
 def labels(mapping: object, path: str) -> Errors:
     """metav1 ValidateLabels: qualified keys, label values (all reported at the map's path)."""
-    if not isinstance(mapping, dict):
-        return []
-    errors: Errors = []
-    for key, value in mapping.items():
-        key = str(key)
-        if problems := names.is_qualified_name(key):
-            errors += [(path, invalid(key, m)) for m in problems]
-        if isinstance(value, str) and (problems := names.label_value(value)):
-            errors += [(path, invalid(value, m)) for m in problems]
-    return errors
+    return validate_labels(mapping, path)
 
 
 def label_selector(selector: object, path: str) -> Errors:
@@ -172,7 +164,7 @@ def _pod_affinity_term(term: dict, path: str) -> Errors:
     if get("matchLabelKeys") or get("mismatchLabelKeys"):
         errors += _label_keys(term, selector, path)
     topology_key = get("topologyKey")
-    if topology_key.__class__ is str and topology_key and not names.is_qualified_name(topology_key):
+    if topology_key.__class__ is str and topology_key and not names.qualified_name(topology_key):
         return errors
     topology_key = as_str(topology_key)
     if not topology_key:

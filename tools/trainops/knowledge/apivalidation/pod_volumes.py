@@ -444,7 +444,7 @@ def _ephemeral(source: dict, path: str) -> Errors:
             for key in annotations:
                 errors += [
                     (f"{where}.metadata.annotations", invalid(str(key), m))
-                    for m in names.is_qualified_name(str(key).lower())
+                    for m in names.qualified_name(str(key).lower())
                 ]
         labels = metadata.get("labels")
         if isinstance(labels, dict):

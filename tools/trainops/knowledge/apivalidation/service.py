@@ -15,7 +15,6 @@ from trainops.knowledge.apivalidation.formats import (
     IP_MESSAGE,
     Errors,
     GoValue,
-    dns1123_label,
     duplicate,
     forbidden,
     go_quote,
@@ -25,7 +24,6 @@ from trainops.knowledge.apivalidation.formats import (
     not_supported,
     parse_cidr,
     parse_ip,
-    port_name,
     required,
     validate_labels,
 )
@@ -206,7 +204,7 @@ def _port(port: dict, require_name: bool, seen: set[str], index: int) -> Errors:
     errors: Errors = []
     name = port.get("name")
     if isinstance(name, str) and name:
-        if problems := dns1123_label(name):
+        if problems := names.is_dns1123_label(name):
             errors += [(f"spec.ports[{index}].name", invalid(name, m)) for m in problems]
         if name in seen:
             errors.append((f"spec.ports[{index}].name", duplicate(name)))
@@ -223,7 +221,7 @@ def _port(port: dict, require_name: bool, seen: set[str], index: int) -> Errors:
     if target == 0 or target == "" or target is None:
         target = number
     if isinstance(target, str):
-        if problems := port_name(target):
+        if problems := names.port_name(target):
             errors += [(f"spec.ports[{index}].targetPort", invalid(target, m)) for m in problems]
     elif is_int(target) and not 0 < target < 65536:
         errors.append((f"spec.ports[{index}].targetPort", invalid(target, _PORT_RANGE)))
