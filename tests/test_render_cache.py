@@ -17,7 +17,7 @@ from trainops.check.validate import Progress
 from trainops.model import cache, objects
 from trainops.model.errors import CannotRun
 from trainops.model.objects import parse_stream
-from trainops.render import remote_bases
+from trainops.render import remote_bases, render_cache
 from trainops.render.kustomize import find_kustomize
 from trainops.render.renderer import Renderer
 
@@ -47,7 +47,7 @@ def two_roots(tmp_path) -> Path:
 
 
 def _entries(folder: Path) -> list[Path]:
-    return sorted((folder / "renders-v3").glob("*.entry"))
+    return sorted((folder / render_cache.FOLDER).glob("*.entry"))
 
 
 def test_a_root_renders_once_until_a_file_it_reads_changes(renderer, private_cache, two_roots):
@@ -320,13 +320,13 @@ def test_unchanged_crd_roots_give_their_schemas_without_being_read(private_cache
     assert first and "integer" in first[0], first
     # The CRD root's render is gone from the cache: its schemas still come from the cache,
     # so the root was not rendered (nor its render read) to know them.
-    shutil.rmtree(private_cache / "renders-v3")
+    shutil.rmtree(private_cache / render_cache.FOLDER)
     again, _ = size_findings()
     assert again == first
-    assert not (private_cache / "renders-v3").exists()
+    assert not (private_cache / render_cache.FOLDER).exists()
     # Changed, the CRD root renders again and its new schema is the one used.
     crd = tmp_path / "crds" / "widget.yaml"
     crd.write_text(crd.read_text().replace("size: {type: integer}", "size: {type: string}"))
     changed, _ = size_findings()
     assert changed == []
-    assert (private_cache / "renders-v3").exists()
+    assert (private_cache / render_cache.FOLDER).exists()

@@ -630,7 +630,7 @@ def validate(
     catalog = catalog_for(
         schema_sources, versions, crd_roots, config.folder if config else None, loaded.schemas
     )
-    catalog.notes[:0] = loaded.notes
+    catalog.notes[:0] = loaded.notes + (renderer.notes if renderer is not None else [])
     for result in rendered:
         for obj in result.objects:
             read_as_server(obj, versions[0])

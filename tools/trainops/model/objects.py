@@ -507,6 +507,14 @@ def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
         # Small: parsed again each run, and its objects' results computed again too (an entry
         # per small file would cost more to keep than it saves).
         return _parse_stream(text, file, lines)
+    if not lines:
+        chunks = split_documents(text)
+        if any(len(chunk) >= CACHED_FROM for _, chunk in chunks):
+            return _parse_in_pieces(chunks, file)
+    return _kept(text, file, lines)
+
+
+def _kept(text: str, file: str, lines: bool) -> Parsed:
     key = cache.key_of(PARSED_FOLDER, _PARSER, text, str(lines))
     return _stamped(_parse_cached(text, file, lines, key), key)
 
@@ -531,6 +539,40 @@ def _parse_cached(text: str, file: str, lines: bool, key: str) -> Parsed:
     # YAML parser made one string per occurrence (a third less memory on large streams), and the
     # objects are the same whether this run or the next parsed them.
     return _from_payload(payload, file) or parsed
+
+
+def _parse_in_pieces(chunks: list[tuple[int, str]], file: str) -> Parsed:
+    """A rendered stream, each large document kept by its own content: the CRDs of an operator's
+    remote base print alike in every root that includes it, so a root rendered again after an
+    edit (or another environment's) parses only the documents between them."""
+    parsed = Parsed([], [], [])
+    small: list[tuple[int, str]] = []
+
+    def absorb(piece: Parsed, first_line: int) -> None:
+        parsed.objects.extend(piece.objects)
+        for problems, into in (
+            (piece.syntax_errors, parsed.syntax_errors),
+            (piece.malformed, parsed.malformed),
+        ):
+            into.extend(
+                dataclasses.replace(p, line=None if p.line is None else p.line + first_line - 1)
+                for p in problems
+            )
+
+    def flush() -> None:
+        if small:
+            text = "".join(chunk for _, chunk in small)
+            absorb(parse_stream(text, file, lines=False), small[0][0])
+            small.clear()
+
+    for first_line, chunk in chunks:
+        if len(chunk) < CACHED_FROM:
+            small.append((first_line, chunk))
+            continue
+        flush()
+        absorb(_kept(chunk, file, False), first_line)
+    flush()
+    return parsed
 
 
 def _to_payload(parsed: Parsed) -> bytes | None:

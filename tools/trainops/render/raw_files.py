@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainops.render import kustomization, mirror, remote_bases
+from trainops.render.crd_stubs import Composition
 from trainops.render.remote_bases import RemoteBase
 
 _RAW_URLS = (
@@ -96,8 +97,9 @@ class PathMap:
         return None
 
 
-def _remote_bases(root: Path, mirror_dir: Path) -> list[tuple[Path, RemoteBase, Path]]:
-    """(kustomization folder, remote base, its checkout) for each remote base the mirror holds."""
+def _remote_bases(root: Path, mirror_dir: Path) -> list[tuple[Path, RemoteBase, str, Path]]:
+    """(kustomization folder, remote base, commit, its checkout) for each remote base the mirror
+    holds."""
     found = []
     for folder in kustomization.reachable(root):
         for entry in kustomization.read_kustomization(folder).get("resources") or []:
@@ -113,7 +115,7 @@ def _remote_bases(root: Path, mirror_dir: Path) -> list[tuple[Path, RemoteBase, 
                 miss = mirror.MirrorMiss(escape)
                 miss.folder, miss.entry = folder, entry
                 raise miss
-            found.append((folder, base, checkout))
+            found.append((folder, base, commit, checkout))
     return found
 
 
@@ -125,11 +127,15 @@ def _localize(copied: Path, entry: str, local: str) -> None:
 
 
 @contextmanager
-def offline_tree(root: Path, mirror_dir: Path | None) -> Iterator[tuple[Path, PathMap]]:
+def offline_tree(
+    root: Path, mirror_dir: Path | None, composition: Composition | None = None
+) -> Iterator[tuple[Path, PathMap]]:
     """The folder to render and how to map its paths back to the user's.
 
     With a mirror, a temporary copy of the kustomization tree names each raw file and remote
     base by a local path: raw files read from the mirror, remote bases checked out in the cache.
+    With a `composition`, the CRDs' versions of remote bases and files are placeholders
+    (crd_stubs) where they can be.
     Raises mirror.MirrorMiss (with `.folder` and `.entry` set) when the mirror lacks a file, or
     a remote entry must not be fetched (a ref git would read as an option, another host offline).
     """
@@ -158,15 +164,22 @@ def offline_tree(root: Path, mirror_dir: Path | None) -> Iterator[tuple[Path, Pa
             except mirror.MirrorMiss as miss:
                 miss.folder, miss.entry = folder, raw.url
                 raise
+            if composition is not None:
+                content = composition.raw_file(content, raw.url)
             copied = copy_top / folder.relative_to(top)
             (copied / _LOCAL_FOLDER).mkdir(exist_ok=True)
             (copied / _LOCAL_FOLDER / raw.local_name).write_bytes(content)
             _localize(copied, raw.url, f"{_LOCAL_FOLDER}/{raw.local_name}")
             replacements.append((str(copied / _LOCAL_FOLDER / raw.local_name), raw.url))
         trees = []
-        for folder, base, checkout in bases:
+        for folder, base, commit, checkout in bases:
             copied = copy_top / folder.relative_to(top)
-            _localize(copied, base.entry, os.path.relpath(checkout / base.path, copied))
-            trees.append((str(checkout), base.repo_url, base.ref))
+            read = (
+                composition.folder_for(checkout, base.owner_repo, commit, base.path)
+                if composition is not None
+                else checkout
+            )
+            _localize(copied, base.entry, os.path.relpath(read / base.path, copied))
+            trees.append((str(read), base.repo_url, base.ref))
         replacements.append((str(copy_top), str(top)))
         yield copy_top / root.resolve().relative_to(top), PathMap(tuple(replacements), tuple(trees))

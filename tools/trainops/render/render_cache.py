@@ -27,15 +27,15 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from trainops.model import cache, processes
 from trainops.model.errors import CannotRun
-from trainops.render import kustomization, raw_files, remote_bases
+from trainops.render import crd_stubs, kustomization, raw_files, remote_bases
 
 if TYPE_CHECKING:
     from trainops.render.kustomize import InProcessKustomize, Kustomize
 
-FOLDER = "renders-v3"
+FOLDER = "renders-v4"
 # The modules that build the tree kustomize renders and read its output back.
 _RENDERER = cache.source_digest(
-    __file__, raw_files.__file__, remote_bases.__file__, kustomization.__file__
+    __file__, raw_files.__file__, remote_bases.__file__, kustomization.__file__, crd_stubs.__file__
 )
 
 
@@ -182,6 +182,7 @@ class Hit:
     wrapper: str
     paths: raw_files.PathMap
     moved: tuple[str, str] | None  # (root it was rendered at, this one) when they differ
+    note: str | None = None  # what the render said under -v (a full build, and why)
 
 
 def load(entry_key: Key) -> Hit | None:
@@ -189,26 +190,33 @@ def load(entry_key: Key) -> Hit | None:
     payload = cache.load(FOLDER, entry_key.digest)
     if payload is None:
         return None
+    header, _, body = payload.partition(b"\n")
     try:
-        data = json.loads(payload)
-        text, wrapper, rendered_at = data["text"], data["wrapper"], data["root"]
+        data = json.loads(header)
+        text, wrapper, rendered_at = body.decode(), data["wrapper"], data["root"]
         replacements = tuple((str(a), str(b)) for a, b in data["replacements"])
         trees = tuple((str(a), str(b), str(c)) for a, b, c in data["remote_trees"])
     except (ValueError, KeyError, TypeError):
         return None
-    if not all(isinstance(value, str) for value in (text, wrapper, rendered_at)):
+    note = data.get("note")
+    if not all(isinstance(value, str) for value in (wrapper, rendered_at)) or not isinstance(
+        note, str | None
+    ):
         return None
     here = str(entry_key.root)
     moved = (rendered_at, here) if rendered_at != here else None
-    return Hit(text, wrapper, raw_files.PathMap(replacements, trees), moved)
+    return Hit(text, wrapper, raw_files.PathMap(replacements, trees), moved, note)
 
 
-def store(entry_key: Key, text: str, wrapper: str, paths: raw_files.PathMap) -> None:
-    payload = {
-        "text": text,
+def store(
+    entry_key: Key, text: str, wrapper: str, paths: raw_files.PathMap, note: str | None = None
+) -> None:
+    # A line of JSON, then the render as it is: megabytes of YAML need no escaping.
+    header = {
         "wrapper": wrapper,
         "root": str(entry_key.root),
         "replacements": paths.replacements,
         "remote_trees": paths.remote_trees,
+        "note": note,
     }
-    cache.store(FOLDER, entry_key.digest, json.dumps(payload).encode())
+    cache.store(FOLDER, entry_key.digest, json.dumps(header).encode() + b"\n" + text.encode())

@@ -10,14 +10,17 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
+from trainops.model.errors import CannotRun
 from trainops.model.paths import display
-from trainops.render import kustomization, mirror, preflight, raw_files, render_cache
-from trainops.render.kustomize import InProcessKustomize, Kustomize
+from trainops.render import crd_stubs, kustomization, mirror, preflight, raw_files, render_cache
+from trainops.render.kustomize import Built, InProcessKustomize, Kustomize
+
+FULL_BUILDS_ENV = "TRAINOPS_FULL_BUILDS"  # 1: never compose remote bases' rendered CRDs
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,10 @@ class Renderer:
     kustomize: Kustomize | InProcessKustomize
     mirror: Path | None = None
     use_cache: bool = True
+    # Remote bases' CRD schemas rendered once per commit and spliced in (crd_stubs); off, every
+    # root is a full build (the tests compare the two).
+    compose: bool = field(default_factory=lambda: os.environ.get(FULL_BUILDS_ENV) != "1")
+    notes: list[str] = field(default_factory=list, compare=False)  # said under -v
 
     def environment(self) -> dict[str, str]:
         return mirror.git_environment(self.mirror)
@@ -105,15 +112,22 @@ class Renderer:
             else None
         )
         if key is None:
-            text, found = self._run(directory, env, origins)
+            text, found, note = self._run(directory, env, origins)
+            self._say(note)
             return Output(text, found, cached=False)
         with render_cache.claimed(key):
             hit = render_cache.load(key)
             if hit is not None:
+                self._say(hit.note)
                 return Output(hit.text, Origins(hit.wrapper, hit.paths, hit.moved), cached=True)
-            text, found = self._run(directory, env, origins)
-            render_cache.store(key, text, found.wrapper, found.paths)
+            text, found, note = self._run(directory, env, origins)
+            render_cache.store(key, text, found.wrapper, found.paths, note)
+        self._say(note)
         return Output(text, found, cached=False)
+
+    def _say(self, note: str | None) -> None:
+        if note is not None and note not in self.notes:
+            self.notes.append(note)
 
     def release(self) -> None:
         """No render follows soon: let the backend give back what it holds."""
@@ -134,9 +148,54 @@ class Renderer:
         refused = preflight.refusal(directory)
         if refused is not None:
             raise RenderFailure(refused.file, refused.line, refused.message)
+        composition = self._composition(env) if self.compose and self.mirror else None
+        done, found = self._build(directory, env, origins, composition)
+        note = None
+        if composition is not None and (composition.blocks or composition.names):
+            spliced, why = (
+                crd_stubs.splice(done.stdout, composition.blocks, composition.names)
+                if done.returncode == 0
+                else (None, "the build failed with placeholders for versions (a layer reads them)")
+            )
+            if spliced is None:
+                done, found = self._build(directory, env, origins, None)
+                if done.returncode == 0:  # a failure is reported as the full build's
+                    note = (
+                        f"{display(directory)}: rendered in full, not composed with its remote "
+                        f"bases' rendered CRD schemas: {why}"
+                    )
+            else:
+                done = Built(done.returncode, spliced, done.stderr)
+        if done.returncode != 0:
+            raise explain_failure(found.paths.restore(done.stderr), directory, self.mirror, origins)
+        return done.stdout, found, note
+
+    def _composition(self, env: dict[str, str] | None) -> crd_stubs.Composition | None:
+        """What lets a root read its remote bases with their CRDs' versions kept apart."""
+        try:
+            identity = f"{self.kustomize.name} {self.kustomize.version()}"
+        except CannotRun:
+            return None
+
+        def full_build(folder: Path) -> str | None:
+            if any(kustomization.remote_entries(f) for f in kustomization.reachable(folder)):
+                return None  # a base with remotes of its own is read whole
+            backend = self._backend_for(folder)
+            done = backend.build(folder, env if env is not None else self.environment())
+            return done.stdout if done.returncode == 0 else None
+
+        return crd_stubs.Composition(full_build, identity)
+
+    def _build(
+        self,
+        directory: Path,
+        env: dict[str, str] | None,
+        origins: bool,
+        composition: crd_stubs.Composition | None,
+    ) -> tuple[Built, Origins]:
         try:
             with (
-                raw_files.offline_tree(directory, self.mirror) as (target, paths),
+                raw_files.offline_tree(directory, self.mirror, composition) as (target, paths),
                 tempfile.TemporaryDirectory(prefix="trainops-origin-") as scratch,
             ):
                 backend = self._backend_for(target)
@@ -155,9 +214,7 @@ class Renderer:
             file, line = where if where else (miss.folder, None)
             kind = "file" if raw_files.parse_raw_url(miss.entry) else "base"
             raise RenderFailure(file, line, f"remote {kind} {miss.entry}: {miss}") from None
-        if done.returncode != 0:
-            raise explain_failure(paths.restore(done.stderr), directory, self.mirror, origins)
-        return done.stdout, Origins(scratch, paths)
+        return done, Origins(scratch, paths)
 
 
 _KLOG_PREFIX = re.compile(r'^[EWIF]\d{4} [\d:.]+\s+\d+ \S+\] "command failed" err=[<"]?')

@@ -1,0 +1,285 @@
+"""Remote bases composed with their CRD schemas rendered once (render/crd_stubs.py) print exactly
+what a full kustomize build prints: on every root of the repository, and on composed operators
+whose local layers transform the base's CRDs in every way kustomize can. Where a layer touches a
+CRD's versions, the render falls back to a full build and says so."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from helpers import REPO, write_tree
+from trainops.model.objects import take_origin
+from trainops.render import crd_stubs, kustomization
+from trainops.render.kustomize import find_kustomize
+from trainops.render.renderer import Renderer
+
+KUEUE = "https://github.com/kubernetes-sigs/kueue.git//config/default?ref=v0.18.6"
+TRAINING = (
+    "https://github.com/kubeflow/training-operator.git//manifests/overlays/standalone?ref=v1.8.1"
+)
+
+
+def _renderers(mirror: Path) -> tuple[Renderer, Renderer]:
+    backend = find_kustomize()
+    return (
+        Renderer(backend, mirror, use_cache=False, compose=True),
+        Renderer(backend, mirror, use_cache=False, compose=False),
+    )
+
+
+def _origins(renderer: Renderer, root: Path) -> list[tuple[str, str, str | None]]:
+    """Each object's identity and where trainops files it, from an origin-annotated render."""
+    import yaml
+
+    output = renderer.render(root)
+    found = []
+    for doc in yaml.load_all(output.text, Loader=yaml.CSafeLoader):
+        origin = take_origin(doc)
+        where = output.origins(origin) if origin else ("", None)
+        found.append((f"{doc['kind']}/{doc['metadata'].get('name')}", *where))
+    return found
+
+
+def _roots() -> list[Path]:
+    tops = ["operators", "overlays", "gitops/crds", "components", "base", "workloads"]
+    return sorted(
+        {root for top in tops for root in kustomization.discover_roots(REPO / top)}
+        | {REPO / "operators" / name for name in os.listdir(REPO / "operators")}
+    )
+
+
+def test_every_root_of_the_repository_composes_byte_for_byte(mirror):
+    composed, full = _renderers(mirror)
+    roots = [r for r in _roots() if kustomization.kustomization_file(r) is not None]
+    remote = [
+        r for r in roots if any(kustomization.remote_entries(f) for f in kustomization.reachable(r))
+    ]
+    assert len(remote) >= 9  # each operator, each environment's operators layer, the GitOps CRDs
+    for root in roots:
+        assert composed.build(root) == full.build(root), root
+        assert _origins(composed, root) == _origins(full, root), root
+    assert composed.notes == []  # nothing fell back: every root was composed
+
+
+def _compose(tmp_path: Path, mirror: Path, files: dict[str, str]) -> tuple[str, list[str]]:
+    root = write_tree(tmp_path / "tree", files) / "overlay"
+    composed, full = _renderers(mirror)
+    text = composed.build(root)
+    assert text == full.build(root)
+    return text, composed.notes
+
+
+def _over_kueue(overlay: str) -> dict[str, str]:
+    """A local operator root of Kueue's remote base, and `overlay` on top of it."""
+    return {
+        "operator/kustomization.yaml": f"resources: [{KUEUE}]\n",
+        "overlay/kustomization.yaml": overlay,
+    }
+
+
+# Local layers that transform a remote base's CRDs without touching their versions: composed.
+COMPOSED = {
+    "prefix-namespace-labels": """
+resources: [../operator]
+namePrefix: team-
+namespace: elsewhere
+labels:
+  - pairs: {owner: ml}
+    includeSelectors: false
+commonAnnotations: {note: composed}
+""",
+    "crd-metadata-patches": """
+resources: [../operator]
+patches:
+  - target: {kind: CustomResourceDefinition}
+    patch: |
+      - op: add
+        path: /metadata/labels/tier
+        value: platform
+  - target: {kind: CustomResourceDefinition, name: workloads.kueue.x-k8s.io}
+    patch: |
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata:
+        name: workloads.kueue.x-k8s.io
+        annotations: {patched: "yes"}
+      spec:
+        conversion:
+          strategy: None
+""",
+    "crd-dropped": """
+resources: [../operator]
+patches:
+  - patch: |
+      $patch: delete
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata:
+        name: cohorts.kueue.x-k8s.io
+""",
+}
+
+# Local layers that touch a CRD's versions: the render falls back to a full build.
+FALLS_BACK = {
+    "json-patch-into-versions": """
+resources: [../operator]
+patches:
+  - target: {kind: CustomResourceDefinition, name: workloads.kueue.x-k8s.io}
+    patch: |
+      - op: replace
+        path: /spec/versions/0/served
+        value: false
+""",
+    "merge-patch-of-versions": """
+resources: [../operator]
+patches:
+  - patch: |
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata:
+        name: cohorts.kueue.x-k8s.io
+      spec:
+        versions:
+          - name: v1beta1
+            served: false
+""",
+    "replacement-from-versions": """
+resources: [../operator]
+configMapGenerator:
+  - name: versions
+    literals: [first=unknown]
+replacements:
+  - source: {kind: CustomResourceDefinition, name: cohorts.kueue.x-k8s.io, fieldPath: spec.versions}
+    targets:
+      - select: {kind: ConfigMap, name: versions}
+        fieldPaths: [data.first]
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPOSED))
+def test_layers_that_leave_versions_alone_are_composed(tmp_path, mirror, name):
+    text, notes = _compose(
+        tmp_path,
+        mirror,
+        _over_kueue(COMPOSED[name]),
+    )
+    assert notes == []
+    assert "trainops-slot-" not in text
+    assert "openAPIV3Schema" in text
+
+
+@pytest.mark.parametrize("name", sorted(FALLS_BACK))
+def test_layers_that_touch_versions_fall_back_to_a_full_build(tmp_path, mirror, name):
+    _, notes = _compose(
+        tmp_path,
+        mirror,
+        _over_kueue(FALLS_BACK[name]),
+    )
+    assert len(notes) == 1 and "rendered in full" in notes[0], notes
+
+
+def test_two_remote_bases_in_one_layer(tmp_path, mirror):
+    text, notes = _compose(
+        tmp_path,
+        mirror,
+        {
+            "operator/kustomization.yaml": f"resources: [{KUEUE}, {TRAINING}]\n",
+            "overlay/kustomization.yaml": "resources: [../operator]\ncommonAnnotations: {two: bases}\n",
+        },
+    )
+    assert notes == [] and "pytorchjobs.kubeflow.org" in text and "workloads.kueue.x-k8s.io" in text
+
+
+def test_a_failed_build_reports_kustomizes_error_on_the_real_files(tmp_path, mirror):
+    from trainops.render.renderer import RenderFailure
+
+    root = write_tree(
+        tmp_path / "tree",
+        {
+            "operator/kustomization.yaml": f"resources: [{KUEUE}]\n",
+            "overlay/kustomization.yaml": "resources: [../operator]\npatches:\n  - path: missing.yaml\n",
+        },
+    )
+    composed, _ = _renderers(mirror)
+    with pytest.raises(RenderFailure) as failure:
+        composed.build(root / "overlay")
+    assert "missing.yaml" in failure.value.message
+
+
+STUBBED = """\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: things.example.com
+spec:
+  group: example.com
+  versions:
+  - name: v1
+    schema:
+      openAPIV3Schema:
+        description: |
+          Lines
+
+          with a blank one.
+        type: object
+    served: true
+
+  names:
+    kind: Thing
+"""
+
+
+def test_stub_text_replaces_only_the_versions_of_crds():
+    text, slots = crd_stubs.stub_text(
+        STUBBED + "---\nkind: ConfigMap\nspec:\n  versions:\n  - a\n", "f"
+    )
+    [(slot, name)] = slots.items()
+    assert name == "things.example.com"
+    assert f"  versions: {slot}\n\n  names:\n" in text  # the blank line is kept
+    assert text.endswith("kind: ConfigMap\nspec:\n  versions:\n  - a\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        STUBBED.replace("  versions:\n  - name: v1", "  versions:\n  - &first\n    name: v1"),
+        STUBBED.replace("  - name: v1\n", "  - name: v1\n").replace(
+            "  versions:\n", "  versions: []\n  other:\n"
+        ),
+        STUBBED.replace("\n  names:", "\n  # about names\n  names:"),
+    ],
+    ids=["anchor", "flow-sequence", "comment-before-next-key"],
+)
+def test_stub_text_leaves_what_it_cannot_replace_exactly(text):
+    assert crd_stubs.stub_text(text, "f") == (text, {})
+
+
+def test_splice_refuses_a_moved_or_missing_placeholder():
+    slot = crd_stubs.slot_of("f", 0, "things.example.com")
+    crd = f"kind: CustomResourceDefinition\nmetadata:\n  name: things.example.com\nspec:\n  versions: {slot}\n"
+    blocks = {slot: "  versions:\n  - name: v1"}
+    assert crd_stubs.splice(crd, blocks, {"things.example.com"})[0] == crd.replace(
+        f"  versions: {slot}", blocks[slot]
+    )
+    moved = f"kind: ConfigMap\ndata:\n  x: {slot}\n"
+    assert crd_stubs.splice(moved, blocks, set())[0] is None
+    assert crd_stubs.splice(crd, {}, set())[0] is None
+    printed = crd.replace(f"versions: {slot}", "versions:\n  - name: v1")
+    assert crd_stubs.splice(printed, blocks, {"things.example.com"})[0] is None
+
+
+def test_validate_says_under_verbose_which_roots_it_rendered_in_full(tmp_path, mirror):
+    from helpers import run_trainops
+
+    root = write_tree(tmp_path / "tree", _over_kueue(FALLS_BACK["json-patch-into-versions"]))
+    env = {"TRAINOPS_CACHE_DIR": str(tmp_path / "cache")}
+    quiet = run_trainops("validate", "--select", "yaml-syntax", "overlay", cwd=root, env=env)
+    assert "rendered in full" not in quiet.stderr
+    done = run_trainops("validate", "-v", "--select", "yaml-syntax", "overlay", cwd=root, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "note: overlay: rendered in full, not composed" in done.stderr
+    assert "the build failed with placeholders" in done.stderr

@@ -1,0 +1,364 @@
+"""Remote bases composed with the local layers without kustomize re-reading their CRD schemas.
+
+Most of what an operator's remote base renders is the `spec.versions` of its
+CustomResourceDefinitions: megabytes of OpenAPI schema that no layer of ours transforms, yet
+kustomize parses and prints them again for every root that includes the base, so editing one
+local patch of an operator root cost a render of every environment's operators layer (14-45 s).
+
+So a remote base is rendered once per pinned commit (and kustomize version), and what kustomize
+printed for each CRD's `spec.versions` is kept. The roots then render a copy of the base's checkout
+in which each CRD's `versions` is a one-line placeholder (`trainops-slot-<id>`); the local layers
+transform the small remainder as kustomize always would (names, labels, namespaces, patches,
+generators: the base is still a kustomization, not flattened output), and each placeholder is
+replaced by the kept text. kustomize prints a subtree the same way wherever it sits at the same
+depth, so the result is the full build byte for byte; tests/test_crd_stubs.py shows it on every
+root of this repository and on composed-operator fixtures.
+
+Where that cannot be shown, the full build is run instead and `-v` says why: a CRD whose
+`versions` is not a plain block sequence, or whose file holds anchors or aliases; a placeholder
+that a layer moved, copied or replaced (a patch or replacement that touches `spec.versions`); a
+CRD of the base printed with real versions; a placeholder with no kept text; a failed build (so
+that its error is kustomize's on the real files).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from trainops.model import cache
+
+FOLDER = "crd-stubs-v1"
+_COMPLETE = ".trainops-stubbed"
+_SLOTS = ".trainops-slots.json"
+_PREFIX = "trainops-slot-"
+SLOT = re.compile(_PREFIX + r"[0-9a-f]{24}")
+_SLOT_LINE = re.compile(r"^  versions: (" + _PREFIX + r"[0-9a-f]{24})$", re.MULTILINE)
+_DOCUMENT_START = re.compile(r"^---[ \t]*\n", re.MULTILINE)
+_CRD = re.compile(r"^kind: CustomResourceDefinition[ \t]*$", re.MULTILINE)
+_YAML_SUFFIXES = (".yaml", ".yml")
+_lock = threading.Lock()
+_base_locks: dict[str, threading.Lock] = {}
+
+
+def slot_of(file_key: str, index: int, name: str) -> str:
+    digest = hashlib.sha256(f"{file_key}\0{index}\0{name}".encode()).hexdigest()
+    return _PREFIX + digest[:24]
+
+
+def stub_text(text: str, file_key: str) -> tuple[str, dict[str, str]]:
+    """`text` with each CRD's `spec.versions` replaced by a placeholder, and {placeholder: the
+    CRD's name}. Documents that cannot be stubbed exactly are left as they are."""
+    if "CustomResourceDefinition" not in text:
+        return text, {}
+    try:
+        if any(
+            isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None)
+            for event in yaml.parse(text, Loader=yaml.CSafeLoader)
+        ):
+            return text, {}  # a placeholder must not cut an anchor from its aliases
+        documents = list(yaml.compose_all(text, Loader=yaml.CSafeLoader))
+    except yaml.YAMLError:
+        return text, {}  # kustomize reports it on the real file
+    regions: list[tuple[int, int, str, str]] = []
+    for index, document in enumerate(documents):
+        found = _versions_region(text, document)
+        if found is not None:
+            start, end, name = found
+            regions.append((start, end, name, slot_of(file_key, index, name)))
+    pieces, position, slots = [], 0, {}
+    for start, end, name, slot in regions:
+        pieces += [text[position:start], f"versions: {slot}\n"]
+        position = end
+        slots[slot] = name
+    pieces.append(text[position:])
+    return "".join(pieces), slots
+
+
+def _mapping_value(node: yaml.Node, key: str) -> tuple[yaml.Node, yaml.Node] | None:
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    for key_node, value in node.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
+            return key_node, value
+    return None
+
+
+def _versions_region(text: str, document: yaml.Node | None) -> tuple[int, int, str] | None:
+    """(start, end, CRD name) of the text of `versions: …` in a CRD document, ending at the start
+    of the line after its last content line, or None when it cannot be replaced exactly."""
+    if not isinstance(document, yaml.MappingNode) or document.flow_style:
+        return None
+    kind = _mapping_value(document, "kind")
+    spec = _mapping_value(document, "spec")
+    metadata = _mapping_value(document, "metadata")
+    name = _mapping_value(metadata[1], "name") if metadata else None
+    if not (kind and spec and name) or kind[1].value != "CustomResourceDefinition":
+        return None
+    if not isinstance(name[1], yaml.ScalarNode) or not isinstance(spec[1], yaml.MappingNode):
+        return None
+    if spec[1].flow_style:
+        return None
+    versions = _mapping_value(spec[1], "versions")
+    if versions is None:
+        return None
+    key_node, value = versions
+    if not isinstance(value, yaml.SequenceNode) or value.flow_style or not value.value:
+        return None
+    start, end = key_node.start_mark.index, value.end_mark.index
+    # A block sequence ends where the next token starts: back up over that token's indentation
+    # and over blank lines to the line after the sequence's last content.
+    line_start = text.rfind("\n", 0, end) + 1
+    if text[line_start:end].strip():
+        return None
+    end = line_start
+    while end > start:
+        previous = text.rfind("\n", 0, end - 1) + 1
+        line = text[previous : end - 1]
+        if line.strip():
+            break
+        end = previous
+    last = text[text.rfind("\n", 0, end - 1) + 1 : end - 1]
+    column = key_node.start_mark.column
+    if last.lstrip().startswith("#") and len(last) - len(last.lstrip()) <= column:
+        return None  # a comment kustomize may keep with the next key
+    if not text[start:end].endswith("\n"):
+        return None
+    return start, end, name[1].value
+
+
+@dataclass(frozen=True)
+class Stubbed:
+    """A checkout's copy with its CRDs' versions replaced, and each placeholder's CRD name."""
+
+    folder: Path
+    slots: dict[str, str]
+
+
+def stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
+    """The stubbed copy of `checkout` (a commit's files never change, so it is made once)."""
+    target = cache.folder(FOLDER) / "trees" / owner_repo / commit
+    slots = _read_slots(target)
+    if slots is not None:
+        return Stubbed(target, slots)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=f".{commit[:12]}-", dir=target.parent))
+    except OSError:
+        return None
+    try:
+        work = scratch / "tree"
+        shutil.copytree(checkout, work, ignore=shutil.ignore_patterns(".trainops-*"))
+        slots = {}
+        for path in sorted(work.rglob("*")):
+            if path.suffix not in _YAML_SUFFIXES or not path.is_file() or path.is_symlink():
+                continue
+            text = path.read_text(encoding="utf-8", errors="surrogateescape")
+            stubbed, found = stub_text(text, str(path.relative_to(work)))
+            if found:
+                path.write_text(stubbed, encoding="utf-8", errors="surrogateescape")
+                slots.update(found)
+        (work / _SLOTS).write_text(json.dumps(slots, sort_keys=True))
+        (work / _COMPLETE).write_text(commit + "\n")
+        if target.exists():
+            os.rename(target, scratch / "stale")
+        try:
+            os.rename(work, target)
+        except OSError:
+            if _read_slots(target) is None:  # another process did not win the race either
+                return None
+    except (OSError, UnicodeError):
+        return None
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return Stubbed(target, slots)
+
+
+def _read_slots(target: Path) -> dict[str, str] | None:
+    try:
+        if not (target / _COMPLETE).is_file():
+            return None
+        slots = json.loads((target / _SLOTS).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(slots, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in slots.items()
+    ):
+        return None
+    return slots
+
+
+def _documents(text: str) -> list[str]:
+    return _DOCUMENT_START.split(text)
+
+
+def _spec_lines(document: str) -> tuple[int, int] | None:
+    """(first, end) line numbers of the top-level `spec:` section of a printed document."""
+    lines = document.split("\n")
+    for number, line in enumerate(lines):
+        if line == "spec:":
+            end = number + 1
+            while end < len(lines) and (not lines[end] or lines[end][0] in " -"):
+                end += 1
+            return number + 1, end
+    return None
+
+
+def _crd_name(document: str) -> str | None:
+    match = re.search(r"^metadata:\n(?:(?:  .*|)\n)*?  name: (\S+)$", document, re.MULTILINE)
+    return match.group(1) if match else None
+
+
+def printed_versions(text: str) -> dict[str, str]:
+    """{CRD name: the `  versions:` block kustomize printed for it} from a build's output."""
+    blocks: dict[str, str] = {}
+    for document in _documents(text):
+        if not _CRD.search(document):
+            continue
+        name, section = _crd_name(document), _spec_lines(document)
+        if name is None or section is None:
+            continue
+        lines = document.split("\n")
+        first, end = section
+        starts = [n for n in range(first, end) if lines[n] == "  versions:"]
+        if len(starts) != 1:
+            continue
+        stop = starts[0] + 1
+        while stop < end and (
+            not lines[stop] or lines[stop].startswith("   ") or lines[stop].startswith("  - ")
+        ):
+            stop += 1
+        while not lines[stop - 1]:
+            stop -= 1
+        blocks[name] = "\n".join(lines[starts[0] : stop])
+    return blocks
+
+
+def splice(text: str, blocks: dict[str, str], names: set[str]) -> tuple[str | None, str]:
+    """The build's output with each placeholder replaced by its kept text; (None, why) when the
+    result could differ from a full build. `names`: the CRDs the stubbed bases hold."""
+    if SLOT.search(text) is None and not names:
+        return text, ""
+    pieces: list[str] = []
+    for document in _documents(text):
+        if _CRD.search(document) is None:
+            if SLOT.search(document):
+                return None, "a placeholder was moved out of its CRD"
+            pieces.append(document)
+            continue
+        placed = _SLOT_LINE.findall(document)
+        if len(placed) != len(SLOT.findall(document)) or len(placed) > 1:
+            return None, "a CRD's placeholder was moved or copied"
+        if not placed:
+            if _crd_name(document) in names:
+                return None, f"CRD {_crd_name(document)} was printed with its versions"
+            pieces.append(document)
+            continue
+        block = blocks.get(placed[0])
+        section = _spec_lines(document)
+        line = document[: document.find(f"  versions: {placed[0]}")].count("\n")
+        if block is None or section is None or not section[0] <= line < section[1]:
+            return None, f"no kept versions for CRD {_crd_name(document)}"
+        pieces.append(document.replace(f"  versions: {placed[0]}", block, 1))
+    return "---\n".join(pieces), ""
+
+
+def _stubbed_file(content: bytes, digest: str, url: str) -> tuple[str, dict[str, str]]:
+    """stub_text of a remote file, kept in the cache by its content (and the file's name, which
+    its placeholders are made of)."""
+    key = cache.key_of(FOLDER, _SOURCE, "stubbed file", url, digest)
+    payload = cache.load(FOLDER, key)
+    if payload is not None:
+        try:
+            text, slots = json.loads(payload)
+            if isinstance(text, str) and isinstance(slots, dict):
+                return text, slots
+        except ValueError:
+            pass
+    try:
+        text = content.decode()
+    except UnicodeDecodeError:
+        return "", {}
+    stubbed = stub_text(text, url)
+    cache.store(FOLDER, key, json.dumps(stubbed).encode())
+    return stubbed
+
+
+@dataclass
+class Composition:
+    """The stubbed bases one render uses: their kept versions, by placeholder."""
+
+    build: Callable[[Path], str | None]  # the full build of a folder's kustomization, or None
+    identity: str  # what the kept text depends on besides the base: kustomize's name, version
+    blocks: dict[str, str] = field(default_factory=dict)
+    names: set[str] = field(default_factory=set)
+
+    def folder_for(self, checkout: Path, owner_repo: str, commit: str, path: str) -> Path:
+        """Where kustomize should read the base: its stubbed copy, or `checkout` itself when the
+        base's versions could not be kept."""
+        stubbed = stub_tree(checkout, owner_repo, commit)
+        if stubbed is None or not stubbed.slots:
+            return checkout
+        key = cache.key_of(FOLDER, _SOURCE, self.identity, owner_repo, commit, path)
+        kept = self._kept(key, lambda: self.build(checkout / path))
+        if kept is None:
+            return checkout
+        self._use(stubbed.slots, kept)
+        return stubbed.folder
+
+    def raw_file(self, content: bytes, url: str) -> bytes:
+        """A remote file (one manifest, no kustomization) with its CRDs' versions stubbed, or as
+        it is when they could not be kept."""
+        digest = hashlib.sha256(content).hexdigest()
+        stubbed, slots = _stubbed_file(content, digest, url)
+        if not slots:
+            return content
+        key = cache.key_of(FOLDER, _SOURCE, self.identity, "file", digest)
+
+        def full_build() -> str | None:
+            with tempfile.TemporaryDirectory(prefix="trainops-file-") as scratch:
+                (Path(scratch) / "file.yaml").write_bytes(content)
+                (Path(scratch) / "kustomization.yaml").write_text("resources: [file.yaml]\n")
+                return self.build(Path(scratch))
+
+        kept = self._kept(key, full_build)
+        if kept is None:
+            return content
+        self._use(slots, kept)
+        return stubbed.encode()
+
+    def _use(self, slots: dict[str, str], kept: dict[str, str]) -> None:
+        for slot, name in slots.items():
+            if name in kept:
+                self.blocks[slot] = kept[name]
+                self.names.add(name)
+
+    def _kept(self, key: str, full_build: Callable[[], str | None]) -> dict[str, str] | None:
+        """{CRD name: printed versions} of a full build, made once and kept in the cache."""
+        with _lock:
+            base_lock = _base_locks.setdefault(key, threading.Lock())
+        with base_lock:  # roots rendered at once that share a base render it once
+            payload = cache.load(FOLDER, key)
+            if payload is not None:
+                try:
+                    kept = json.loads(payload)
+                    return kept if isinstance(kept, dict) and kept else None
+                except ValueError:
+                    pass
+            output = full_build()
+            kept = printed_versions(output) if output is not None else {}
+            cache.store(FOLDER, key, json.dumps(kept).encode())
+            return kept or None
+
+
+_SOURCE = cache.source_digest(__file__)
