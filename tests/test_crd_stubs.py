@@ -246,20 +246,29 @@ def test_stub_text_replaces_only_the_versions_of_crds():
 @pytest.mark.parametrize(
     "text",
     [
-        STUBBED.replace("  versions:\n  - name: v1", "  versions:\n  - &first\n    name: v1"),
-        STUBBED.replace("  - name: v1\n", "  - name: v1\n").replace(
-            "  versions:\n", "  versions: []\n  other:\n"
+        STUBBED.replace("- name: v1", "- name: &v v1").replace("kind: Thing", "kind: *v"),
+        STUBBED.replace("  versions:\n", "  versions: []\n  other:\n"),
+        STUBBED.replace("kind: CustomResourceDefinition", "kind: Thing"),
+        STUBBED.replace("spec:\n  group", "spec:\n  notes: |\n    versions:\n  group").replace(
+            "  versions:\n  - name", "  vs:\n  - name"
         ),
-        STUBBED.replace("\n  names:", "\n  # about names\n  names:"),
     ],
-    ids=["anchor", "flow-sequence", "comment-before-next-key"],
+    ids=["alias-of-an-anchor-inside", "flow-sequence", "not-a-crd", "in-a-block-scalar"],
 )
 def test_stub_text_leaves_what_it_cannot_replace_exactly(text):
     assert crd_stubs.stub_text(text, "f") == (text, {})
 
 
+def test_stub_text_keeps_comments_and_blank_lines_outside_versions():
+    text, slots = crd_stubs.stub_text(
+        STUBBED.replace("\n  names:", "\n  # about names\n  names:"), "f"
+    )
+    [slot] = slots
+    assert f"  versions: {slot}\n\n  # about names\n  names:\n" in text
+
+
 def test_splice_refuses_a_moved_or_missing_placeholder():
-    slot = crd_stubs.slot_of("f", 0, "things.example.com")
+    slot = crd_stubs.slot_of("f", "things.example.com")
     crd = f"kind: CustomResourceDefinition\nmetadata:\n  name: things.example.com\nspec:\n  versions: {slot}\n"
     blocks = {slot: "  versions:\n  - name: v1"}
     assert crd_stubs.splice(crd, blocks, {"things.example.com"})[0] == crd.replace(

@@ -14,8 +14,9 @@ replaced by the kept text. kustomize prints a subtree the same way wherever it s
 depth, so the result is the full build byte for byte; tests/test_crd_stubs.py shows it on every
 root of this repository and on composed-operator fixtures.
 
-Where that cannot be shown, the full build is run instead and `-v` says why: a CRD whose
-`versions` is not a plain block sequence, or whose file holds anchors or aliases; a placeholder
+A document is stubbed only when the stub is proven to parse as the document with nothing but its
+`spec.versions` replaced. Where the result cannot be shown equal, the full build is run instead
+and `-v` says why: a placeholder
 that a layer moved, copied or replaced (a patch or replacement that touches `spec.versions`); a
 CRD of the base printed with real versions; a placeholder with no kept text; a failed build (so
 that its error is kustomize's on the real files).
@@ -34,9 +35,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
+import yaml_rs
 
 from trainops.model import cache
+from trainops.model.objects import split_documents
 
 FOLDER = "crd-stubs-v1"
 _COMPLETE = ".trainops-stubbed"
@@ -44,6 +46,7 @@ _SLOTS = ".trainops-slots.json"
 _PREFIX = "trainops-slot-"
 SLOT = re.compile(_PREFIX + r"[0-9a-f]{24}")
 _SLOT_LINE = re.compile(r"^  versions: (" + _PREFIX + r"[0-9a-f]{24})$", re.MULTILINE)
+_VERSIONS_KEY = re.compile(r"^( +)versions:[ \t]*$", re.MULTILINE)
 _DOCUMENT_START = re.compile(r"^---[ \t]*\n", re.MULTILINE)
 _CRD = re.compile(r"^kind: CustomResourceDefinition[ \t]*$", re.MULTILINE)
 _YAML_SUFFIXES = (".yaml", ".yml")
@@ -51,8 +54,9 @@ _lock = threading.Lock()
 _base_locks: dict[str, threading.Lock] = {}
 
 
-def slot_of(file_key: str, index: int, name: str) -> str:
-    digest = hashlib.sha256(f"{file_key}\0{index}\0{name}".encode()).hexdigest()
+def slot_of(file_key: str, replaced: str) -> str:
+    """The placeholder of the text `replaced` in the file `file_key`."""
+    digest = hashlib.sha256(f"{file_key}\0{replaced}".encode()).hexdigest()
     return _PREFIX + digest[:24]
 
 
@@ -61,80 +65,83 @@ def stub_text(text: str, file_key: str) -> tuple[str, dict[str, str]]:
     CRD's name}. Documents that cannot be stubbed exactly are left as they are."""
     if "CustomResourceDefinition" not in text:
         return text, {}
-    try:
-        if any(
-            isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None)
-            for event in yaml.parse(text, Loader=yaml.CSafeLoader)
-        ):
-            return text, {}  # a placeholder must not cut an anchor from its aliases
-        documents = list(yaml.compose_all(text, Loader=yaml.CSafeLoader))
-    except yaml.YAMLError:
-        return text, {}  # kustomize reports it on the real file
-    regions: list[tuple[int, int, str, str]] = []
-    for index, document in enumerate(documents):
-        found = _versions_region(text, document)
-        if found is not None:
-            start, end, name = found
-            regions.append((start, end, name, slot_of(file_key, index, name)))
-    pieces, position, slots = [], 0, {}
-    for start, end, name, slot in regions:
-        pieces += [text[position:start], f"versions: {slot}\n"]
-        position = end
-        slots[slot] = name
-    pieces.append(text[position:])
+    pieces, slots = [], {}
+    for _, chunk in split_documents(text):
+        stubbed = _stub_document(chunk, file_key)
+        if stubbed is None:
+            pieces.append(chunk)
+            continue
+        pieces.append(stubbed[0])
+        slots[stubbed[1]] = stubbed[2]
     return "".join(pieces), slots
 
 
-def _mapping_value(node: yaml.Node, key: str) -> tuple[yaml.Node, yaml.Node] | None:
-    if not isinstance(node, yaml.MappingNode):
+def _stub_document(chunk: str, file_key: str) -> tuple[str, str, str] | None:
+    """(the document with its versions replaced, the placeholder, the CRD's name), or None.
+
+    The lines of `versions:` under a top-level `spec:` are found by their indentation, then the
+    result is proven: parsed, it must be the document parsed with only `spec.versions` replaced
+    by the placeholder (so a cut one line short or long, an anchor cut from its alias, a
+    `versions:` inside a block scalar, all leave the document as it is)."""
+    if "CustomResourceDefinition" not in chunk:
         return None
-    for key_node, value in node.value:
-        if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
-            return key_node, value
+    region = _versions_lines(chunk)
+    if region is None:
+        return None
+    start, end, indent = region
+    slot = slot_of(file_key, chunk[start:end])
+    stubbed = f"{chunk[:start]}{' ' * indent}versions: {slot}\n{chunk[end:]}"
+    try:
+        original = yaml_rs.loads(chunk, parse_datetime=False)
+        replaced = yaml_rs.loads(stubbed, parse_datetime=False)
+    except Exception:  # noqa: BLE001 - kustomize reports it on the real file, or it is ours: left
+        return None
+    if not isinstance(original, dict) or original.get("kind") != "CustomResourceDefinition":
+        return None
+    spec, metadata = original.get("spec"), original.get("metadata")
+    if not isinstance(spec, dict) or "versions" not in spec or not isinstance(metadata, dict):
+        return None
+    name = metadata.get("name")
+    if not isinstance(name, str) or replaced != {**original, "spec": {**spec, "versions": slot}}:
+        return None
+    return stubbed, slot, name
+
+
+def _versions_lines(chunk: str) -> tuple[int, int, int] | None:
+    """(start, end, indentation) of the lines of the first `versions:` key whose parent is a
+    top-level `spec:`: the key's line and every line after it that is blank, more indented, or
+    an item of a sequence at its indentation; blank lines at the end are left out."""
+    for match in _VERSIONS_KEY.finditer(chunk):
+        indent = len(match.group(1))
+        if _parent_line(chunk, match.start(), indent) != "spec:":
+            continue
+        end = match.end() + 1
+        last = end
+        while end < len(chunk):
+            line_end = chunk.find("\n", end)
+            line_end = len(chunk) if line_end < 0 else line_end + 1
+            line = chunk[end:line_end].rstrip("\n")
+            content = line.lstrip(" ")
+            depth = len(line) - len(content)
+            if content and not (depth > indent or (depth == indent and content[:2] in ("- ", "-"))):
+                break
+            end = line_end
+            if content:
+                last = end
+        return match.start(), last, indent
     return None
 
 
-def _versions_region(text: str, document: yaml.Node | None) -> tuple[int, int, str] | None:
-    """(start, end, CRD name) of the text of `versions: …` in a CRD document, ending at the start
-    of the line after its last content line, or None when it cannot be replaced exactly."""
-    if not isinstance(document, yaml.MappingNode) or document.flow_style:
-        return None
-    kind = _mapping_value(document, "kind")
-    spec = _mapping_value(document, "spec")
-    metadata = _mapping_value(document, "metadata")
-    name = _mapping_value(metadata[1], "name") if metadata else None
-    if not (kind and spec and name) or kind[1].value != "CustomResourceDefinition":
-        return None
-    if not isinstance(name[1], yaml.ScalarNode) or not isinstance(spec[1], yaml.MappingNode):
-        return None
-    if spec[1].flow_style:
-        return None
-    versions = _mapping_value(spec[1], "versions")
-    if versions is None:
-        return None
-    key_node, value = versions
-    if not isinstance(value, yaml.SequenceNode) or value.flow_style or not value.value:
-        return None
-    start, end = key_node.start_mark.index, value.end_mark.index
-    # A block sequence ends where the next token starts: back up over that token's indentation
-    # and over blank lines to the line after the sequence's last content.
-    line_start = text.rfind("\n", 0, end) + 1
-    if text[line_start:end].strip():
-        return None
-    end = line_start
-    while end > start:
-        previous = text.rfind("\n", 0, end - 1) + 1
-        line = text[previous : end - 1]
-        if line.strip():
-            break
-        end = previous
-    last = text[text.rfind("\n", 0, end - 1) + 1 : end - 1]
-    column = key_node.start_mark.column
-    if last.lstrip().startswith("#") and len(last) - len(last.lstrip()) <= column:
-        return None  # a comment kustomize may keep with the next key
-    if not text[start:end].endswith("\n"):
-        return None
-    return start, end, name[1].value
+def _parent_line(chunk: str, position: int, indent: int) -> str | None:
+    """The nearest line above `position` indented less than `indent`, stripped of its end."""
+    while position > 0:
+        start = chunk.rfind("\n", 0, position - 1) + 1
+        line = chunk[start : position - 1]
+        content = line.lstrip(" ")
+        if content and not content.startswith("#") and len(line) - len(content) < indent:
+            return line.rstrip()
+        position = start
+    return None
 
 
 @dataclass(frozen=True)
@@ -147,7 +154,8 @@ class Stubbed:
 
 def stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
     """The stubbed copy of `checkout` (a commit's files never change, so it is made once)."""
-    target = cache.folder(FOLDER) / "trees" / owner_repo / commit
+    # By this module's digest too: another trainops may stub differently.
+    target = cache.folder(FOLDER) / "trees" / _SOURCE[:16] / owner_repo / commit
     slots = _read_slots(target)
     if slots is not None:
         return Stubbed(target, slots)
