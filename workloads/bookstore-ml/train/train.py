@@ -8,11 +8,32 @@ neighbours per book → model.joblib, written atomically.
 Checkpoints (with --checkpoint-dir) are written atomically every --checkpoint-every shards and at
 each phase boundary; a restarted run resumes from the newest checkpoint that verifies, and produces
 the same model byte for byte. Co-occurrence counts are integers, so no summation order changes them.
+A checkpoint holds shards [0, next_shard) whatever the number of ranks that wrote it, so a run
+resumes one written by any other number of ranks (an elastic job that lost or regained a pod).
+
+SIGTERM (preemption, a spot reclaim, a pod deleted, torchrun's agent restarting its workers): the
+run stops at the end of the shard in hand (with --ray, of the checkpoint interval in hand), writes
+a checkpoint of every shard finished, logs "terminated: checkpointed N/M shards to PATH, exiting
+143" and exits 143 (128 + SIGTERM). Between ranks the stop is agreed after every shard, so SIGTERM
+to any one rank stops them all at the same shard, and rank 0 writes the checkpoint. After the
+co-occurrence phase a SIGTERM stops the run at the phase boundary; once the similarity is computed
+the run finishes (writing the model is quick).
 
 Distributed: with WORLD_SIZE > 1 (MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE as the Training
 Operator and Volcano's pytorch plugin set them), each rank builds the co-occurrence of its shards,
-the partial matrices are all-reduced — over NCCL when CUDA is present (each process on the GPU
-of its LOCAL_RANK), else over gloo — and rank 0 writes the checkpoints and the model.
+the partial matrices are summed on rank 0 — over NCCL when CUDA is present (each process on the
+GPU of its LOCAL_RANK), else over gloo — and rank 0 writes the checkpoints and the model.
+Where RANK or WORLD_SIZE is unset, they come from the launcher (the first variable set wins):
+  - mpirun (an MPIJob's launcher): OMPI_COMM_WORLD_RANK / OMPI_COMM_WORLD_SIZE (Open MPI), then
+    PMI_RANK / PMI_SIZE (MPICH, Intel MPI); LOCAL_RANK from OMPI_COMM_WORLD_LOCAL_RANK or
+    MPI_LOCALRANKID. MASTER_ADDR and MASTER_PORT still come from the environment (passed on by
+    Open MPI's mpirun -x, MPICH's -genv).
+  - a JobSet (one Indexed Job: a replicatedJob with replicas 1, as each Job counts from 0): RANK
+    from JOB_COMPLETION_INDEX, which the Job controller sets to the pod's completion index; the
+    manifest sets WORLD_SIZE, MASTER_PORT and MASTER_ADDR, the stable hostname of index 0,
+    <jobset>-<replicatedJob>-0-0.<subdomain> (the subdomain is the JobSet's name unless
+    spec.network.subdomain says otherwise).
+The ranks still join with torch.distributed (env://); MPI only starts the processes.
 
 Ray (--ray, in a RayJob): the shards of each checkpoint interval are Ray tasks spread over the
 cluster (ray.init joins the cluster of RAY_ADDRESS, or starts a local one); their partial
@@ -60,6 +81,9 @@ class Config:
     checkpoint_every: int = 4
     dist_timeout: float = 60.0
     ray: bool = False
+    # Seconds slept after each shard, so that tests can interrupt a small run mid-way; never set
+    # in a manifest. It does not change the model (nor is it in the fingerprint).
+    shard_delay: float = 0.0
 
     def data_fingerprint(self) -> dict:
         """What the co-occurrence depends on: a checkpoint from another config is never used."""
@@ -133,6 +157,8 @@ def parse_config(argv: list[str] | None = None) -> Config:
             raise TrainingError(
                 f"--{name.replace('_', '-')} must be at least 1, not {getattr(config, name)}"
             )
+    if config.shard_delay < 0:
+        raise TrainingError(f"--shard-delay must not be negative, not {config.shard_delay}")
     return config
 
 
@@ -265,7 +291,10 @@ class Checkpoints:
             return
         header = {"fingerprint": self.fingerprint, "digest": _digest(arrays), **meta}
         payload = {**arrays, "header": np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)}
-        _atomic_write(self.folder / f"{name}.npz", lambda handle: np.savez(handle, **payload))
+        _atomic_write(self.path(name), lambda handle: np.savez(handle, **payload))
+
+    def path(self, name: str) -> Path | None:
+        return self.folder / f"{name}.npz" if self.folder else None
 
     def load(self, name: str) -> tuple[dict, dict[str, np.ndarray]] | None:
         """The checkpoint's header and arrays, or None (with a warning) unless it verifies."""
@@ -315,22 +344,67 @@ def _matrix_from(arrays: dict[str, np.ndarray], n_books: int) -> sp.csr_matrix:
 class World:
     rank: int = 0
     size: int = 1
+    device: str = "cpu"  # where collectives' tensors live: "cuda" under NCCL
 
     @property
     def is_main(self) -> bool:
         return self.rank == 0
 
 
+# Where each launcher tells a process its rank, the number of processes and its rank on the node,
+# in order of precedence: torchrun and the Training Operator, then mpirun (Open MPI, then MPICH and
+# Intel MPI's Hydra), then an Indexed Job's completion index (a JobSet's pods).
+RANK_VARIABLES = ("RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "JOB_COMPLETION_INDEX")
+SIZE_VARIABLES = ("WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE")
+LOCAL_RANK_VARIABLES = ("LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID")
+
+
+def _first_set(environ, names: tuple[str, ...]) -> tuple[str, str] | None:
+    """(name, value) of the first of `names` set to a non-empty value, or None."""
+    for name in names:
+        if environ.get(name):
+            return name, environ[name]
+    return None
+
+
+def _as_int(found: tuple[str, str]) -> int:
+    name, value = found
+    try:
+        return int(value)
+    except ValueError:
+        raise TrainingError(f"{name}={value!r} is not a number") from None
+
+
+def world_size_from(environ) -> int:
+    found = _first_set(environ, SIZE_VARIABLES)
+    return _as_int(found) if found else 1
+
+
+def rank_from(environ) -> int | None:
+    found = _first_set(environ, RANK_VARIABLES)
+    return _as_int(found) if found else None
+
+
+def local_rank_from(environ) -> int:
+    found = _first_set(environ, LOCAL_RANK_VARIABLES)
+    return _as_int(found) if found else 0
+
+
 def join_world(config: Config) -> World:
     """Join the torch.distributed gloo group when WORLD_SIZE > 1; fail clearly within the timeout."""
-    size = int(os.environ.get("WORLD_SIZE", "1") or 1)
+    size = world_size_from(os.environ)
     if size <= 1:
         return World()
-    missing = [name for name in ("MASTER_ADDR", "MASTER_PORT", "RANK") if not os.environ.get(name)]
+    rank = rank_from(os.environ)
+    missing = [name for name in ("MASTER_ADDR", "MASTER_PORT") if not os.environ.get(name)]
+    if rank is None:
+        missing.append("RANK")
     if missing:
         raise TrainingError(
             f"WORLD_SIZE={size} but {', '.join(missing)} not set: run under a PyTorchJob or torchrun"
         )
+    if not 0 <= rank < size:
+        raise TrainingError(f"rank {rank} is outside a world of {size} processes")
     # c10d logs every failed connect with a C++ stack trace; our one-line error carries the cause.
     os.environ.setdefault("TORCH_CPP_LOG_LEVEL", "FATAL")
     try:
@@ -339,7 +413,6 @@ def join_world(config: Config) -> World:
         raise TrainingError(
             f"WORLD_SIZE={size} needs torch: pip install -r requirements-torch.txt"
         ) from None
-    rank = int(os.environ["RANK"])
     address = f"{os.environ['MASTER_ADDR']}:{os.environ['MASTER_PORT']}"
     backend = backend_for(torch_cuda_available())
     global _PREFIX
@@ -354,16 +427,22 @@ def join_world(config: Config) -> World:
             import torch
 
             # One process per GPU: torchrun numbers the processes of a node by LOCAL_RANK.
-            torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
+            torch.cuda.set_device(local_rank_from(os.environ))
+        # The rank and size are passed: env:// would read RANK and WORLD_SIZE, which mpirun and
+        # an Indexed Job do not set.
         dist.init_process_group(
-            backend, init_method="env://", timeout=timedelta(seconds=config.dist_timeout)
+            backend,
+            init_method="env://",
+            rank=rank,
+            world_size=size,
+            timeout=timedelta(seconds=config.dist_timeout),
         )
     except Exception as error:  # torch raises several types for "could not rendezvous"
         cause = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise TrainingError(
             f"rank {rank} could not join the group at {address} (timeout {config.dist_timeout:g}s): {cause}"
         ) from None
-    return World(rank, size)
+    return World(rank, size, "cuda" if backend == "nccl" else "cpu")
 
 
 def torch_cuda_available() -> bool:
@@ -379,19 +458,34 @@ def backend_for(cuda: bool) -> str:
     return "nccl" if cuda else "gloo"
 
 
-def all_reduce_sum(matrix: sp.csr_matrix, world: World) -> sp.csr_matrix:
-    """Sum a sparse integer matrix over all ranks (gathered as COO; sums are exact)."""
-    if world.size == 1:
-        return matrix
+def sum_on_main(matrix: sp.csr_matrix, world: World) -> sp.csr_matrix | None:
+    """Every rank's sparse integer matrix summed on rank 0 (gathered as COO; sums are exact);
+    None on the other ranks, which need no copy of it."""
     import torch.distributed as dist
 
     coo = matrix.tocoo()
-    gathered: list = [None] * world.size
-    dist.all_gather_object(gathered, (coo.row, coo.col, coo.data, coo.shape))
+    gathered: list | None = [None] * world.size if world.is_main else None
+    dist.gather_object((coo.row, coo.col, coo.data, coo.shape), gathered, dst=0)
+    if not world.is_main:
+        return None
     total = sp.csr_matrix(matrix.shape, dtype=np.int32)
     for row, col, data, shape in gathered:
         total = total + sp.csr_matrix((data, (row, col)), shape=shape)
     return total.tocsr()
+
+
+def any_rank_terminated(world: World) -> bool:
+    """Whether SIGTERM has reached this rank or any other. Every rank calls it at the same point,
+    so all of them stop together: a rank left alone would wait in the next collective until
+    --dist-timeout, and the kubelet may signal one pod (a node reclaimed) or all (a job evicted)."""
+    if world.size == 1:
+        return _terminate_requested
+    import torch
+    import torch.distributed as dist
+
+    flag = torch.tensor([int(_terminate_requested)], device=world.device)
+    dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+    return bool(flag.item())
 
 
 def broadcast_from_main(value, world: World):
@@ -415,75 +509,111 @@ def leave_world(world: World) -> None:
 
 
 class Terminated(Exception):
-    """SIGTERM arrived (preemption, eviction): stop at the next shard boundary."""
+    """SIGTERM arrived (preemption, eviction): the run stopped at a shard or phase boundary, having
+    checkpointed what it finished. The message says what was saved where."""
 
 
 _terminate_requested = False
 
 
 def _on_sigterm(signum, frame) -> None:
+    # Only a flag: the loop stops at the end of the shard in hand, where a checkpoint is whole.
     global _terminate_requested
     _terminate_requested = True
 
 
+def _shard_checkpoint(finished: int) -> str:
+    return f"cooccurrence-shard-{finished:05d}"
+
+
+def _stopped(config: Config, world: World, finished: int, saved: Path | None) -> Terminated:
+    """What a rank says when the ranks agree to stop after `finished` shards; `saved` is the
+    checkpoint rank 0 wrote (the other ranks know its name, as they agreed on `finished`)."""
+    done = f"{finished}/{config.shards} shards"
+    if not config.checkpoint_dir:
+        message = f"no --checkpoint-dir: {done} done, none saved"
+    elif world.is_main:
+        message = f"checkpointed {done} to {saved}"
+    else:
+        saved = Path(config.checkpoint_dir) / f"{_shard_checkpoint(finished)}.npz"
+        message = f"rank 0 checkpointed {done} to {saved}"
+    if not _terminate_requested:
+        message += " (SIGTERM reached another rank)"
+    return Terminated(message)
+
+
+def _collect(
+    total: sp.csr_matrix | None, pending: sp.csr_matrix, world: World, empty: sp.csr_matrix
+) -> tuple[sp.csr_matrix | None, sp.csr_matrix]:
+    """Rank 0's total with every rank's shards since the last call added, and the matrix each
+    rank goes on adding its shards to: alone, the total itself (no second copy of a large
+    matrix); with other ranks, an empty one."""
+    if world.size == 1:
+        return pending, pending
+    partial = sum_on_main(pending, world)
+    if world.is_main:
+        total = partial if total.nnz == 0 else total + partial
+    return total, empty
+
+
 def build_cooccurrence(
     config: Config, matrix: sp.csr_matrix, store: Checkpoints, world: World
-) -> sp.csr_matrix:
-    start, partial = 0, None
+) -> sp.csr_matrix | None:
+    """The book × book co-occurrence of every shard, on rank 0 (None on the other ranks)."""
+    empty = sp.csr_matrix((config.n_books, config.n_books), dtype=np.int32)
+    start, total = 0, empty if world.is_main else None
     if world.is_main:
         done = store.load("cooccurrence")
         if done:
             log("resuming: co-occurrence phase already complete")
-            start, partial = config.shards, _matrix_from(done[1], config.n_books)
+            start, total = config.shards, _matrix_from(done[1], config.n_books)
         else:
             for name in store.names("cooccurrence-shard"):
                 found = store.load(name)
                 if found:
-                    start, partial = found[0]["next_shard"], _matrix_from(found[1], config.n_books)
+                    start, total = found[0]["next_shard"], _matrix_from(found[1], config.n_books)
                     log(f"resuming from checkpoint {name}: shards {start}/{config.shards} done")
                     break
     start = broadcast_from_main(start, world)
     if start >= config.shards:
-        return all_reduce_sum(
-            partial if world.is_main else sp.csr_matrix((config.n_books,) * 2, dtype=np.int32),
-            world,
-        )
+        return total
 
-    total = (
-        partial
-        if partial is not None
-        else sp.csr_matrix((config.n_books, config.n_books), dtype=np.int32)
-    )
     if config.ray:
         total = ray_cooccurrence(config, matrix, store, start, total)
         store.save("cooccurrence", {}, _matrix_arrays(total))
         store.prune("cooccurrence-shard", keep=0)
         return total
-    mine = [s for s in range(start, config.shards) if s % world.size == world.rank]
-    for count, shard in enumerate(mine, start=1):
-        total = total + shard_cooccurrence(matrix, shard, config.shards)
-        if world.size == 1:
-            finished = shard + 1
-            if count % config.checkpoint_every == 0 and finished < config.shards:
-                store.save(
-                    f"cooccurrence-shard-{finished:05d}",
-                    {"next_shard": finished},
-                    _matrix_arrays(total),
-                )
+
+    # Rounds of one shard a rank: in the round from `first`, rank r takes shard first + r. After
+    # each round the ranks agree whether to stop; at a checkpoint or a stop rank 0 adds up what
+    # every rank did since the last one, so a checkpoint always covers shards [0, finished).
+    pending = total if world.size == 1 else empty
+    saved_at = start
+    for first in range(start, config.shards, world.size):
+        shard = first + world.rank
+        if shard < config.shards:
+            pending = pending + shard_cooccurrence(matrix, shard, config.shards)
+            if config.shard_delay:
+                time.sleep(config.shard_delay)
+        finished = min(first + world.size, config.shards)
+        stop = any_rank_terminated(world)
+        due = finished - saved_at >= config.checkpoint_every and finished < config.shards
+        saved = None
+        if config.checkpoint_dir and (due or stop):
+            total, pending = _collect(total, pending, world, empty)
+            saved_at = finished
+            if world.is_main:
+                name = _shard_checkpoint(finished)
+                store.save(name, {"next_shard": finished}, _matrix_arrays(total))
                 store.prune("cooccurrence-shard")
-            if _terminate_requested:
-                store.save(
-                    f"cooccurrence-shard-{finished:05d}",
-                    {"next_shard": finished},
-                    _matrix_arrays(total),
-                )
-                raise Terminated(f"stopped after shard {finished}/{config.shards}")
-        elif _terminate_requested:
-            raise Terminated(f"rank {world.rank} stopped during the co-occurrence phase")
-    total = all_reduce_sum(total.tocsr(), world)
-    if world.is_main:
-        store.save("cooccurrence", {}, _matrix_arrays(total))
-        store.prune("cooccurrence-shard", keep=0)  # the phase checkpoint supersedes them
+                saved = store.path(name)
+        if stop:
+            raise _stopped(config, world, finished, saved)
+    total, _ = _collect(total, pending, world, empty)
+    if not world.is_main:
+        return None
+    store.save("cooccurrence", {}, _matrix_arrays(total))
+    store.prune("cooccurrence-shard", keep=0)  # the phase checkpoint supersedes them
     return total
 
 
@@ -513,15 +643,11 @@ def ray_cooccurrence(
         for part in ray.get([task.remote(shared, shard, config.shards) for shard in batch]):
             total = total + part
         finished = batch[-1] + 1
-        if finished < config.shards or _terminate_requested:
-            store.save(
-                f"cooccurrence-shard-{finished:05d}",
-                {"next_shard": finished},
-                _matrix_arrays(total),
-            )
+        if finished < config.shards:
+            store.save(_shard_checkpoint(finished), {"next_shard": finished}, _matrix_arrays(total))
             store.prune("cooccurrence-shard")
-        if _terminate_requested and finished < config.shards:
-            raise Terminated(f"stopped after shard {finished}/{config.shards}")
+            if _terminate_requested:
+                raise _stopped(config, World(), finished, store.path(_shard_checkpoint(finished)))
     return total.tocsr()
 
 
@@ -562,11 +688,33 @@ def write_model(model: ItemKNNModel, model_dir: Path) -> Path:
 def train(config: Config) -> Path | None:
     """Run the whole pipeline; returns the model path on rank 0 (None on other ranks)."""
     started = time.perf_counter()
-    if config.ray and int(os.environ.get("WORLD_SIZE", "1") or 1) > 1:
+    if config.ray and world_size_from(os.environ) > 1:
         raise TrainingError(
             "--ray spreads the work over Ray tasks: run it once, not under torchrun"
         )
     world = join_world(config)
+    try:
+        ids_scores = neighbours_phase(config, world)
+    except Terminated:
+        leave_world(world)  # every rank agreed to stop here: none is left in a collective
+        raise
+    leave_world(world)
+    if not world.is_main:
+        log("done: rank 0 writes the model")
+        return None
+
+    params = {**config.data_fingerprint(), "top_k": config.top_k}
+    del params["shards"]  # how the work was split does not change the model
+    model = ItemKNNModel(ids_scores[0], ids_scores[1], params)
+    path = write_model(model, Path(config.model_dir))
+    log(f"wrote {path} (size={path.stat().st_size} bytes) in {time.perf_counter() - started:.2f}s")
+    log(f"sample: neighbours(book_id=1) top-3 = {model.neighbours(1, 3)}")
+    return path
+
+
+def neighbours_phase(config: Config, world: World) -> tuple[np.ndarray, np.ndarray] | None:
+    """Each book's top-K (ids, scores) on rank 0, from the checkpoints where they allow; None on
+    the other ranks."""
     if world.is_main:
         log(f"config={config}")
     store = Checkpoints(config.checkpoint_dir if world.is_main else None, config)
@@ -591,6 +739,13 @@ def train(config: Config) -> Path | None:
         log(f"co-occurrence over {config.shards} customer shards")
         cooccurrence = build_cooccurrence(config, matrix, store, world)
         if world.is_main:
+            if _terminate_requested:  # the other ranks are done: rank 0 alone decides here
+                saved = store.path("cooccurrence")
+                raise Terminated(
+                    f"checkpointed {config.shards}/{config.shards} shards to {saved}"
+                    if saved
+                    else "no --checkpoint-dir: the co-occurrence phase was done and not saved"
+                )
             log(f"computing item-item cosine similarity, top_k={config.top_k}")
             ids_scores = top_neighbours(cooccurrence, config.top_k)
             store.save(
@@ -598,18 +753,7 @@ def train(config: Config) -> Path | None:
                 {"top_k": config.top_k},
                 {"ids": ids_scores[0], "scores": ids_scores[1]},
             )
-    leave_world(world)
-    if not world.is_main:
-        log("done: rank 0 writes the model")
-        return None
-
-    params = {**config.data_fingerprint(), "top_k": config.top_k}
-    del params["shards"]  # how the work was split does not change the model
-    model = ItemKNNModel(ids_scores[0], ids_scores[1], params)
-    path = write_model(model, Path(config.model_dir))
-    log(f"wrote {path} (size={path.stat().st_size} bytes) in {time.perf_counter() - started:.2f}s")
-    log(f"sample: neighbours(book_id=1) top-3 = {model.neighbours(1, 3)}")
-    return path
+    return ids_scores
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -620,7 +764,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{_PREFIX} error: {error}", file=sys.stderr, flush=True)
         return 1
     except Terminated as stop:
-        log(f"terminated by SIGTERM: {stop}; the next run resumes from the checkpoint")
+        log(f"terminated: {stop}, exiting {EXIT_TERMINATED}")
         return EXIT_TERMINATED
     return 0
 
