@@ -5,10 +5,12 @@ CRD's versions, the render falls back to a full build and says so."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
+import yaml
 
 from helpers import REPO, write_tree
 from trainops.model.objects import take_origin
@@ -234,13 +236,23 @@ spec:
 
 
 def test_stub_text_replaces_only_the_versions_of_crds():
-    text, slots = crd_stubs.stub_text(
+    text, slots, values = crd_stubs.stub_text(
         STUBBED + "---\nkind: ConfigMap\nspec:\n  versions:\n  - a\n", "f"
     )
     [(slot, name)] = slots.items()
     assert name == "things.example.com"
     assert f"  versions: {slot}\n\n  names:\n" in text  # the blank line is kept
     assert text.endswith("kind: ConfigMap\nspec:\n  versions:\n  - a\n")
+    versions = yaml.safe_load(STUBBED)["spec"]["versions"]
+    assert json.loads(values[slot]) == versions
+    assert yaml.safe_load(f"versions: {values[slot]}")["versions"] == versions
+
+
+@pytest.mark.parametrize("value", ["yes", "0644", "2024-06-01", "1_000", '"\\u2028"'], ids=repr)
+def test_versions_that_yaml_1_1_reads_otherwise_have_no_values(value):
+    text = STUBBED.replace("type: object", f"type: object\n        default: {value}")
+    stubbed = crd_stubs.stub_text(text, "f")
+    assert stubbed.slots and not stubbed.values
 
 
 @pytest.mark.parametrize(
@@ -256,11 +268,11 @@ def test_stub_text_replaces_only_the_versions_of_crds():
     ids=["alias-of-an-anchor-inside", "flow-sequence", "not-a-crd", "in-a-block-scalar"],
 )
 def test_stub_text_leaves_what_it_cannot_replace_exactly(text):
-    assert crd_stubs.stub_text(text, "f") == (text, {})
+    assert crd_stubs.stub_text(text, "f") == crd_stubs.StubbedText(text, {}, {})
 
 
 def test_stub_text_keeps_comments_and_blank_lines_outside_versions():
-    text, slots = crd_stubs.stub_text(
+    text, slots, _ = crd_stubs.stub_text(
         STUBBED.replace("\n  names:", "\n  # about names\n  names:"), "f"
     )
     [slot] = slots
@@ -279,6 +291,33 @@ def test_splice_refuses_a_moved_or_missing_placeholder():
     assert crd_stubs.splice(crd, {}, set())[0] is None
     printed = crd.replace(f"versions: {slot}", "versions:\n  - name: v1")
     assert crd_stubs.splice(printed, blocks, {"things.example.com"})[0] is None
+
+
+def test_crd_roots_read_for_schemas_hold_the_values_of_a_full_build(mirror):
+    """Read only for their schemas, the CRD roots take their remote CRDs' versions as the values
+    the stub proved, without rendering the remote bases in full: the objects are those of the
+    full build, value for value."""
+    composed, full = _renderers(mirror)
+    roots = [
+        REPO / "operators" / name
+        for name in sorted(os.listdir(REPO / "operators"))
+        if kustomization.kustomization_file(REPO / "operators" / name) is not None
+    ] + [REPO / "gitops" / "crds" / name for name in ("argo-cd", "flux")]
+    as_values = 0
+    for root in roots:
+        text = composed.render(root, schemas_only=True).text
+        as_values += text.count("\n  versions: [{")
+        assert _objects(text) == _objects(full.build(root)), root
+    assert as_values >= 30 and composed.notes == []
+
+
+def _objects(text: str) -> list[dict]:
+    from trainops.model.objects import parse_stream
+
+    docs = [obj.doc for obj in parse_stream(text, "rendered", lines=False).objects]
+    for doc in docs:
+        take_origin(doc)
+    return docs
 
 
 def test_validate_says_under_verbose_which_roots_it_rendered_in_full(tmp_path, mirror):

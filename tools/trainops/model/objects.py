@@ -479,6 +479,12 @@ def _object_reason(doc: object) -> str | None:
     return _metadata_reason(metadata)  # type: ignore[arg-type]
 
 
+def reads_alike_in_yaml_1_1(text: str) -> bool:
+    """No scalar of `text` may read differently by Kubernetes' YAML 1.1 rules than by YAML 1.2's,
+    and no anchor: yaml-rs' values of it are the ones Kubernetes reads."""
+    return not (_YAML11_ONLY.search(f"\n{text}\n") or anchored(text))
+
+
 def _fast_whole(text: str, chunks: list[tuple[int, str]]) -> list[list] | None:
     """Each chunk's documents from one yaml-rs call over the whole stream, when that is safe."""
     if _YAML11_ONLY.search(f"\n{text}\n") or anchored(text):

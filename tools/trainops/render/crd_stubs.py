@@ -34,15 +34,17 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml_rs
 
 from trainops.model import cache
-from trainops.model.objects import split_documents
+from trainops.model.objects import reads_alike_in_yaml_1_1, split_documents
 
 FOLDER = "crd-stubs-v1"
 _COMPLETE = ".trainops-stubbed"
 _SLOTS = ".trainops-slots.json"
+_VALUES = ".trainops-values.json"
 _PREFIX = "trainops-slot-"
 SLOT = re.compile(_PREFIX + r"[0-9a-f]{24}")
 _SLOT_LINE = re.compile(r"^  versions: (" + _PREFIX + r"[0-9a-f]{24})$", re.MULTILINE)
@@ -60,24 +62,36 @@ def slot_of(file_key: str, replaced: str) -> str:
     return _PREFIX + digest[:24]
 
 
-def stub_text(text: str, file_key: str) -> tuple[str, dict[str, str]]:
-    """`text` with each CRD's `spec.versions` replaced by a placeholder, and {placeholder: the
-    CRD's name}. Documents that cannot be stubbed exactly are left as they are."""
+class StubbedText(NamedTuple):
+    text: str
+    slots: dict[str, str]  # placeholder: the CRD's name
+    # placeholder: its versions as one line of JSON, the values Kubernetes reads (where the
+    # text's scalars read alike in YAML 1.1 and 1.2, and JSON holds them as they are)
+    values: dict[str, str]
+
+
+def stub_text(text: str, file_key: str) -> StubbedText:
+    """`text` with each CRD's `spec.versions` replaced by a placeholder. Documents that cannot
+    be stubbed exactly are left as they are."""
     if "CustomResourceDefinition" not in text:
-        return text, {}
-    pieces, slots = [], {}
+        return StubbedText(text, {}, {})
+    pieces, slots, values = [], {}, {}
     for _, chunk in split_documents(text):
         stubbed = _stub_document(chunk, file_key)
         if stubbed is None:
             pieces.append(chunk)
             continue
-        pieces.append(stubbed[0])
-        slots[stubbed[1]] = stubbed[2]
-    return "".join(pieces), slots
+        text_of, slot, name, value = stubbed
+        pieces.append(text_of)
+        slots[slot] = name
+        if value is not None:
+            values[slot] = value
+    return StubbedText("".join(pieces), slots, values)
 
 
-def _stub_document(chunk: str, file_key: str) -> tuple[str, str, str] | None:
-    """(the document with its versions replaced, the placeholder, the CRD's name), or None.
+def _stub_document(chunk: str, file_key: str) -> tuple[str, str, str, str | None] | None:
+    """(the document with its versions replaced, the placeholder, the CRD's name, its versions
+    as JSON or None), or None.
 
     The lines of `versions:` under a top-level `spec:` are found by their indentation, then the
     result is proven: parsed, it must be the document parsed with only `spec.versions` replaced
@@ -104,7 +118,22 @@ def _stub_document(chunk: str, file_key: str) -> tuple[str, str, str] | None:
     name = metadata.get("name")
     if not isinstance(name, str) or replaced != {**original, "spec": {**spec, "versions": slot}}:
         return None
-    return stubbed, slot, name
+    return stubbed, slot, name, _as_json(spec["versions"], chunk[start:end])
+
+
+# Characters a YAML 1.1 reader folds or refuses inside a double-quoted scalar, which JSON keeps.
+_UNSAFE_IN_YAML = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]")
+
+
+def _as_json(versions: object, text: str) -> str | None:
+    """`versions` as a line of JSON (valid YAML flow) that reads back as these values, or None."""
+    if not reads_alike_in_yaml_1_1(text):
+        return None
+    try:
+        line = json.dumps(versions, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+    return None if _UNSAFE_IN_YAML.search(line) else line
 
 
 def _versions_lines(chunk: str) -> tuple[int, int, int] | None:
@@ -146,10 +175,19 @@ def _parent_line(chunk: str, position: int, indent: int) -> str | None:
 
 @dataclass(frozen=True)
 class Stubbed:
-    """A checkout's copy with its CRDs' versions replaced, and each placeholder's CRD name."""
+    """A checkout's copy with its CRDs' versions replaced, each placeholder's CRD name, and the
+    versions as JSON where they can be (StubbedText.values)."""
 
     folder: Path
     slots: dict[str, str]
+    values_file: Path
+
+    def values(self) -> dict[str, str]:
+        try:
+            values = json.loads(self.values_file.read_text())
+        except (OSError, ValueError):
+            return {}
+        return values if isinstance(values, dict) else {}
 
 
 def stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
@@ -158,7 +196,7 @@ def stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
     target = cache.folder(FOLDER) / "trees" / _SOURCE[:16] / owner_repo / commit
     slots = _read_slots(target)
     if slots is not None:
-        return Stubbed(target, slots)
+        return Stubbed(target, slots, target / _VALUES)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         scratch = Path(tempfile.mkdtemp(prefix=f".{commit[:12]}-", dir=target.parent))
@@ -167,15 +205,17 @@ def stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
     try:
         work = scratch / "tree"
         shutil.copytree(checkout, work, ignore=shutil.ignore_patterns(".trainops-*"))
-        slots = {}
+        slots, values = {}, {}
         for path in sorted(work.rglob("*")):
             if path.suffix not in _YAML_SUFFIXES or not path.is_file() or path.is_symlink():
                 continue
             text = path.read_text(encoding="utf-8", errors="surrogateescape")
-            stubbed, found = stub_text(text, str(path.relative_to(work)))
-            if found:
-                path.write_text(stubbed, encoding="utf-8", errors="surrogateescape")
-                slots.update(found)
+            stubbed = stub_text(text, str(path.relative_to(work)))
+            if stubbed.slots:
+                path.write_text(stubbed.text, encoding="utf-8", errors="surrogateescape")
+                slots.update(stubbed.slots)
+                values.update(stubbed.values)
+        (work / _VALUES).write_text(json.dumps(values, ensure_ascii=False))
         (work / _SLOTS).write_text(json.dumps(slots, sort_keys=True))
         (work / _COMPLETE).write_text(commit + "\n")
         if target.exists():
@@ -189,7 +229,7 @@ def stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
         return None
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    return Stubbed(target, slots)
+    return Stubbed(target, slots, target / _VALUES)
 
 
 def _read_slots(target: Path) -> dict[str, str] | None:
@@ -281,33 +321,37 @@ def splice(text: str, blocks: dict[str, str], names: set[str]) -> tuple[str | No
     return "---\n".join(pieces), ""
 
 
-def _stubbed_file(content: bytes, digest: str, url: str) -> tuple[str, dict[str, str]]:
+def _stubbed_file(content: bytes, digest: str, url: str) -> StubbedText:
     """stub_text of a remote file, kept in the cache by its content (and the file's name, which
     its placeholders are made of)."""
     key = cache.key_of(FOLDER, _SOURCE, "stubbed file", url, digest)
     payload = cache.load(FOLDER, key)
     if payload is not None:
         try:
-            text, slots = json.loads(payload)
-            if isinstance(text, str) and isinstance(slots, dict):
-                return text, slots
+            text, slots, values = json.loads(payload)
+            if isinstance(text, str) and isinstance(slots, dict) and isinstance(values, dict):
+                return StubbedText(text, slots, values)
         except ValueError:
             pass
     try:
         text = content.decode()
     except UnicodeDecodeError:
-        return "", {}
+        return StubbedText("", {}, {})
     stubbed = stub_text(text, url)
-    cache.store(FOLDER, key, json.dumps(stubbed).encode())
+    cache.store(FOLDER, key, json.dumps([stubbed.text, stubbed.slots, stubbed.values]).encode())
     return stubbed
 
 
 @dataclass
 class Composition:
-    """The stubbed bases one render uses: their kept versions, by placeholder."""
+    """The stubbed bases one render uses, and what replaces each placeholder: the versions as a
+    full build printed them, or (`values_only`) as one line of JSON holding the same values,
+    which needs no full build but is not the text kustomize prints (for CRD roots read only for
+    their schemas)."""
 
     build: Callable[[Path], str | None]  # the full build of a folder's kustomization, or None
     identity: str  # what the kept text depends on besides the base: kustomize's name, version
+    values_only: bool = False
     blocks: dict[str, str] = field(default_factory=dict)
     names: set[str] = field(default_factory=set)
 
@@ -317,8 +361,11 @@ class Composition:
         stubbed = stub_tree(checkout, owner_repo, commit)
         if stubbed is None or not stubbed.slots:
             return checkout
-        key = cache.key_of(FOLDER, _SOURCE, self.identity, owner_repo, commit, path)
-        kept = self._kept(key, lambda: self.build(checkout / path))
+        if self.values_only:
+            kept = _as_blocks(stubbed.slots, stubbed.values())
+        else:
+            key = cache.key_of(FOLDER, _SOURCE, self.identity, owner_repo, commit, path)
+            kept = self._kept(key, lambda: self.build(checkout / path))
         if kept is None:
             return checkout
         self._use(stubbed.slots, kept)
@@ -328,8 +375,8 @@ class Composition:
         """A remote file (one manifest, no kustomization) with its CRDs' versions stubbed, or as
         it is when they could not be kept."""
         digest = hashlib.sha256(content).hexdigest()
-        stubbed, slots = _stubbed_file(content, digest, url)
-        if not slots:
+        stubbed = _stubbed_file(content, digest, url)
+        if not stubbed.slots:
             return content
         key = cache.key_of(FOLDER, _SOURCE, self.identity, "file", digest)
 
@@ -339,16 +386,22 @@ class Composition:
                 (Path(scratch) / "kustomization.yaml").write_text("resources: [file.yaml]\n")
                 return self.build(Path(scratch))
 
-        kept = self._kept(key, full_build)
+        kept = (
+            _as_blocks(stubbed.slots, stubbed.values)
+            if self.values_only
+            else self._kept(key, full_build)
+        )
         if kept is None:
             return content
-        self._use(slots, kept)
-        return stubbed.encode()
+        self._use(stubbed.slots, kept)
+        return stubbed.text.encode()
 
     def _use(self, slots: dict[str, str], kept: dict[str, str]) -> None:
+        """`kept`: by CRD name (a full build's) or by placeholder (values)."""
         for slot, name in slots.items():
-            if name in kept:
-                self.blocks[slot] = kept[name]
+            block = kept.get(slot, kept.get(name))
+            if block is not None:
+                self.blocks[slot] = block
                 self.names.add(name)
 
     def _kept(self, key: str, full_build: Callable[[], str | None]) -> dict[str, str] | None:
@@ -367,6 +420,12 @@ class Composition:
             kept = printed_versions(output) if output is not None else {}
             cache.store(FOLDER, key, json.dumps(kept).encode())
             return kept or None
+
+
+def _as_blocks(slots: dict[str, str], values: dict[str, str]) -> dict[str, str] | None:
+    """{placeholder: its versions as a line of JSON} for the placeholders that have values."""
+    blocks = {slot: f"  versions: {values[slot]}" for slot in slots if slot in values}
+    return blocks or None
 
 
 _SOURCE = cache.source_digest(__file__)

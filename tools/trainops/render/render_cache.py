@@ -101,9 +101,14 @@ class Key:
 
 
 def key(
-    backend: Kustomize | InProcessKustomize, mirror: Path | None, directory: Path, origins: bool
+    backend: Kustomize | InProcessKustomize,
+    mirror: Path | None,
+    directory: Path,
+    origins: bool,
+    variant: str = "",
 ) -> Key | None:
-    """The key of `directory`'s render by `backend` (None when what it reads cannot be pinned)."""
+    """The key of `directory`'s render by `backend` (None when what it reads cannot be pinned);
+    `variant` names a render that is not kustomize's text (CRD versions spliced in as values)."""
     read = inputs(directory, mirror)
     if read is None:
         return None
@@ -111,7 +116,7 @@ def key(
         version = backend.version()
     except CannotRun:
         return None
-    parts = (FOLDER, _RENDERER, backend.name, version, str(origins), *read.parts)
+    parts = (FOLDER, _RENDERER, backend.name, version, str(origins), variant, *read.parts)
     return Key(cache.key_of(*parts), read.root)
 
 

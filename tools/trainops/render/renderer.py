@@ -87,12 +87,22 @@ class Renderer:
         """Rendered YAML of the kustomization in `directory`; raises RenderFailure."""
         return self.output(directory, env, origins=False).text
 
-    def render(self, directory: Path, env: dict[str, str] | None = None) -> Output:
+    def render(
+        self, directory: Path, env: dict[str, str] | None = None, schemas_only: bool = False
+    ) -> Output:
         """Rendered YAML with each object's origin annotation, and the function that turns an
-        origin into (source file, or remote repo//path?ref=, and the object's local file if any)."""
-        return self.output(directory, env, origins=True)
+        origin into (source file, or remote repo//path?ref=, and the object's local file if any).
+        `schemas_only`: the objects are read for their values alone (a CRD root's schemas), so
+        remote CRDs' versions may be spliced in as JSON without rendering their bases in full."""
+        return self.output(directory, env, origins=True, schemas_only=schemas_only)
 
-    def output(self, directory: Path, env: dict[str, str] | None, origins: bool) -> Output:
+    def output(
+        self,
+        directory: Path,
+        env: dict[str, str] | None,
+        origins: bool,
+        schemas_only: bool = False,
+    ) -> Output:
         if kustomization.kustomization_file(directory) is None:
             raise RenderFailure(directory, None, "no kustomization.yaml in this folder")
         try:
@@ -107,12 +117,14 @@ class Renderer:
             if unreadable:
                 raise RenderFailure(*unreadable)
         key = (
-            render_cache.key(self.kustomize, self.mirror, directory, origins)
+            render_cache.key(
+                self.kustomize, self.mirror, directory, origins, "values" if schemas_only else ""
+            )
             if self.use_cache
             else None
         )
         if key is None:
-            text, found, note = self._run(directory, env, origins)
+            text, found, note = self._run(directory, env, origins, schemas_only)
             self._say(note)
             return Output(text, found, cached=False)
         with render_cache.claimed(key):
@@ -120,7 +132,7 @@ class Renderer:
             if hit is not None:
                 self._say(hit.note)
                 return Output(hit.text, Origins(hit.wrapper, hit.paths, hit.moved), cached=True)
-            text, found, note = self._run(directory, env, origins)
+            text, found, note = self._run(directory, env, origins, schemas_only)
             render_cache.store(key, text, found.wrapper, found.paths, note)
         self._say(note)
         return Output(text, found, cached=False)
@@ -144,33 +156,49 @@ class Renderer:
             return backend.fallback
         return backend
 
-    def _run(self, directory: Path, env: dict[str, str] | None, origins: bool):
+    def _run(
+        self, directory: Path, env: dict[str, str] | None, origins: bool, schemas_only: bool
+    ) -> tuple[str, Origins, str | None]:
         refused = preflight.refusal(directory)
         if refused is not None:
             raise RenderFailure(refused.file, refused.line, refused.message)
-        composition = self._composition(env) if self.compose and self.mirror else None
-        done, found = self._build(directory, env, origins, composition)
-        note = None
-        if composition is not None and (composition.blocks or composition.names):
+        # Composed with the remote CRDs' values (when only values are read), else with their
+        # printed text, else a full build: the first whose result can be shown to be the same.
+        attempts = [True, False] if schemas_only else [False]
+        why = ""
+        for values_only in attempts if self.compose and self.mirror else []:
+            composition = self._composition(env, values_only)
+            if composition is None:
+                break
+            done, found = self._build(directory, env, origins, composition)
+            if not (composition.blocks or composition.names):
+                return self._result(done, found, directory, origins, None)  # no CRD stubbed
             spliced, why = (
                 crd_stubs.splice(done.stdout, composition.blocks, composition.names)
                 if done.returncode == 0
                 else (None, "the build failed with placeholders for versions (a layer reads them)")
             )
-            if spliced is None:
-                done, found = self._build(directory, env, origins, None)
-                if done.returncode == 0:  # a failure is reported as the full build's
-                    note = (
-                        f"{display(directory)}: rendered in full, not composed with its remote "
-                        f"bases' rendered CRD schemas: {why}"
-                    )
-            else:
-                done = Built(done.returncode, spliced, done.stderr)
+            if spliced is not None:
+                return self._result(Built(0, spliced, ""), found, directory, origins, None)
+        done, found = self._build(directory, env, origins, None)
+        note = (
+            f"{display(directory)}: rendered in full, not composed with its remote bases' "
+            f"rendered CRD schemas: {why}"
+            if why and done.returncode == 0  # a failure is reported as the full build's
+            else None
+        )
+        return self._result(done, found, directory, origins, note)
+
+    def _result(
+        self, done: Built, found: Origins, directory: Path, origins: bool, note: str | None
+    ) -> tuple[str, Origins, str | None]:
         if done.returncode != 0:
             raise explain_failure(found.paths.restore(done.stderr), directory, self.mirror, origins)
         return done.stdout, found, note
 
-    def _composition(self, env: dict[str, str] | None) -> crd_stubs.Composition | None:
+    def _composition(
+        self, env: dict[str, str] | None, values_only: bool
+    ) -> crd_stubs.Composition | None:
         """What lets a root read its remote bases with their CRDs' versions kept apart."""
         try:
             identity = f"{self.kustomize.name} {self.kustomize.version()}"
@@ -184,7 +212,7 @@ class Renderer:
             done = backend.build(folder, env if env is not None else self.environment())
             return done.stdout if done.returncode == 0 else None
 
-        return crd_stubs.Composition(full_build, identity)
+        return crd_stubs.Composition(full_build, identity, values_only)
 
     def _build(
         self,
