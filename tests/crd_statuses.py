@@ -38,6 +38,11 @@ STATUSES = {
         _conditions,
         {"Created", "Running", "Restarting", "Succeeded", "Suspended", "Failed"},
     ),
+    # mpi-operator v0.8.0 pkg/apis/kubeflow/v2beta1/types.go: JobConditionType.
+    ("kubeflow.org", "MPIJob"): (
+        _conditions,
+        {"Created", "Running", "Restarting", "Succeeded", "Suspended", "Failed"},
+    ),
     # kuberay v1.2.2 ray-operator/apis/ray/v1/rayjob_types.go: JobDeploymentStatus ("" is New).
     ("ray.io", "RayJob"): (
         lambda o: {(o.get("status") or {}).get("jobDeploymentStatus", "")},
@@ -60,7 +65,14 @@ STATUSES = {
     # jobset v0.12.0 api/jobset/v1alpha2/jobset_types.go: JobSetConditionType.
     ("jobset.x-k8s.io", "JobSet"): (
         _conditions,
-        {"Completed", "Failed", "Suspended", "StartupPolicyInProgress", "StartupPolicyCompleted"},
+        {
+            "Completed",
+            "Failed",
+            "Suspended",
+            "RestartingJobSet",
+            "StartupPolicyInProgress",
+            "StartupPolicyCompleted",
+        },
     ),
     ("batch.volcano.sh", "Job"): (
         lambda o: {((o.get("status") or {}).get("state") or {}).get("phase", "")},

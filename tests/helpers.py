@@ -28,7 +28,7 @@ def _mirror() -> Path | None:
 
 
 MIRROR = _mirror()
-ENVIRONMENTS = ("kind", "cloud", "gpu", "volcano")
+ENVIRONMENTS = ("kind", "cloud", "gpu", "volcano", "mpi")
 LAYERS = ("operators", "platform", "workloads")
 
 
@@ -213,6 +213,14 @@ def pod_templates(doc: dict) -> list[tuple[str, dict]]:
         return [
             (f"spec.tasks[{i}].template", task["template"]) for i, task in enumerate(spec["tasks"])
         ]
+    if kind == "JobSet":
+        return [
+            (
+                f"spec.replicatedJobs[{i}].template.spec.template",
+                job["template"]["spec"]["template"],
+            )
+            for i, job in enumerate(spec["replicatedJobs"])
+        ]
     return []
 
 
@@ -299,3 +307,19 @@ spec:
           properties:
             spec: {type: object, properties: {size: {type: integer}}}
 """
+
+
+def validated_clean(renderer, config, selected: set[str]):
+    """validate() of every root `config` names, asserted to load and to find nothing."""
+    from trainops.check.validate import Root, validate
+    from trainops.render import kustomization
+
+    outcome = validate(
+        [Root(p) for p in kustomization.configured_roots(config)],
+        renderer,
+        config=config,
+        selected=selected,
+    )
+    assert all(r.loaded for r in outcome.rendered), [r.failure for r in outcome.rendered]
+    assert [(f.rule, f.message) for f in outcome.findings] == []
+    return outcome

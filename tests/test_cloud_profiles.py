@@ -9,10 +9,8 @@ import os
 import pytest
 import yaml
 
-from helpers import ENVIRONMENTS, REPO, write_tree
-from trainops.check.validate import Root, validate
+from helpers import ENVIRONMENTS, REPO, validated_clean, write_tree
 from trainops.model.config import load_config
-from trainops.render import kustomization
 from trainops.rules import RULES
 
 SELECTED = {"storage", "schedulable", "runnable"}
@@ -58,14 +56,7 @@ def test_each_cloud_component_fits_its_profile_with_spot_and_gpus(renderer, tmp_
             }
         )
     config = load_config(write_tree(tmp_path, files) / "trainops.yaml", RULES)
-    outcome = validate(
-        [Root(p) for p in kustomization.configured_roots(config)],
-        renderer,
-        config=config,
-        selected=SELECTED,
-    )
-    assert all(r.loaded for r in outcome.rendered), [r.failure for r in outcome.rendered]
-    assert [(f.rule, f.message) for f in outcome.findings] == []
+    outcome = validated_clean(renderer, config, SELECTED)
     rendered = [o.doc for r in outcome.rendered for o in r.objects]
     flavors = {
         d["metadata"]["name"]: d.get("spec", {}) for d in rendered if d["kind"] == "ResourceFlavor"

@@ -116,7 +116,11 @@ def test_1_volcano_hooks_under_argo_cd_sync_after_their_namespace(as_found):
 
 
 def test_2_kind_quota_beyond_the_node_and_no_wait_for_pods_ready(as_found):
-    [cpu, memory] = _at(as_found, "capacity", "base/kueue.yaml")
+    # The mpi environment keeps its own CPU quota; its node has 128Mi less left (the MPI Operator).
+    found = _at(as_found, "capacity", "base/kueue.yaml")
+    [cpu, memory] = [f for f in found if "kind" in f["environments"]]
+    [mpi] = [f for f in found if f["environments"] == ["mpi"]]
+    assert "memory nominal quota 8Gi" in mpi["message"] and "(6.22Gi)" in mpi["message"]
     assert cpu["path"].endswith("resources[0].nominalQuota")
     assert cpu["message"].startswith("flavor default-flavor has cpu nominal quota 4, more than its")
     assert "(1.85)" in cpu["message"] and sorted(cpu["environments"]) == ["kind", "volcano"]
@@ -163,5 +167,6 @@ def test_6_train_py_names_its_temporary_file_by_pid(as_found):
         "cloud",
         "gpu",
         "kind",
+        "mpi",
         "volcano",
     ]

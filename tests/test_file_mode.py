@@ -50,6 +50,8 @@ EDITS = {
     "labels: 42": (
         "workloads/bookstore-ml/job.yaml",
         "  labels:\n    kueue.x-k8s.io/queue-name: bookstore-ml-lq\n"
+        "    # Scheduled retraining: the low class, which an ad-hoc run may preempt (base/kueue.yaml).\n"
+        "    kueue.x-k8s.io/priority-class: bookstore-ml-scheduled\n"
         "    app.kubernetes.io/name: recommender-train\nspec:",
         "  labels: 42\nspec:",
     ),
@@ -85,7 +87,7 @@ def test_the_file_mode_fails_exactly_when_the_whole_run_does(mirror, repository,
         alone.stdout + alone.stderr
     )
     assert _findings(alone) == _findings(whole)
-    assert f"note: {file}: checked in every root of trainops.yaml, 27 root(s)" in alone.stderr
+    assert f"note: {file}: checked in every root of trainops.yaml, 33 root(s)" in alone.stderr
 
 
 def test_a_malformed_object_is_reported_at_its_own_file_and_field(mirror, repository):
@@ -105,7 +107,7 @@ def test_a_malformed_object_is_reported_at_its_own_file_and_field(mirror, reposi
         edited.index(line) + 1,
         "metadata.labels",
     )
-    assert finding["environments"] == ["cloud", "gpu", "kind", "volcano"]
+    assert finding["environments"] == ["cloud", "gpu", "kind", "mpi", "volcano"]
 
 
 def test_standard_input_ignore_and_output(tmp_path):

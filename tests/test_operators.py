@@ -30,6 +30,7 @@ OPERATORS = {
         {"clusterqueues.kueue.x-k8s.io", "localqueues.kueue.x-k8s.io"},
     ),
     "jobset": ("jobset-system", "jobset-controller-manager", {"jobsets.jobset.x-k8s.io"}),
+    "mpi-operator": ("mpi-operator", "mpi-operator", {"mpijobs.kubeflow.org"}),
 }
 
 
@@ -149,6 +150,7 @@ def test_kueue_registers_webhooks_only_for_its_kinds_and_enabled_integrations(re
     assert {r for _, r in resources} == {
         "jobs",
         "jobsets",
+        "mpijobs",
         "pytorchjobs",
         "rayclusters",
         "rayjobs",
@@ -168,6 +170,7 @@ def test_kueue_config_enables_exactly_our_integrations(rendered):
     assert config["integrations"]["frameworks"] == [
         "batch/job",
         "kubeflow.org/pytorchjob",
+        "kubeflow.org/mpijob",
         "ray.io/rayjob",
         "ray.io/raycluster",
         "jobset.x-k8s.io/jobset",
@@ -228,3 +231,26 @@ def test_a_non_compliant_spec_is_caught_by_the_test_helper():
     problems = restricted_problems({"containers": [{"name": "c", "image": "x:1"}]})
     assert "c: allowPrivilegeEscalation is not false" in problems
     assert "c: runAsNonRoot is not true" in problems
+
+
+def test_one_mpijob_crd_the_mpi_operators_and_no_v1_mpijob_controller(rendered):
+    """Both the Training Operator v1.8.1 and the MPI Operator v0.8.0 ship mpijobs.kubeflow.org: the
+    MPI Operator's (v2beta1, which Kueue's kubeflow.org/mpijob integration admits) is the one; the
+    Training Operator drops its v1 CRD and starts every controller but MPIJob's."""
+    crds = {
+        operator: {
+            d["metadata"]["name"]: d for d in docs if d["kind"] == "CustomResourceDefinition"
+        }
+        for operator, docs in rendered.items()
+    }
+    assert "mpijobs.kubeflow.org" not in crds["training-operator"]
+    mpijobs = crds["mpi-operator"]["mpijobs.kubeflow.org"]
+    assert [v["name"] for v in mpijobs["spec"]["versions"] if v["served"]] == ["v2beta1"]
+    deployment = only(rendered["training-operator"], "Deployment", "training-operator")
+    [container] = deployment["spec"]["template"]["spec"]["containers"]
+    schemes = [a.split("=", 1)[1] for a in container["args"] if a.startswith("--enable-scheme=")]
+    assert sorted(schemes) == ["mxjob", "paddlejob", "pytorchjob", "tfjob", "xgboostjob"]
+    operator = only(rendered["mpi-operator"], "Deployment", "mpi-operator")
+    assert operator["spec"]["template"]["spec"]["containers"][0]["image"] == (
+        "mpioperator/mpi-operator:0.8.0"
+    )

@@ -18,6 +18,7 @@ KUEUE_SUSPEND = {
     "Job": ("spec", "suspend"),
     "PyTorchJob": ("spec", "runPolicy", "suspend"),
     "RayJob": ("spec", "suspend"),
+    "JobSet": ("spec", "suspend"),
 }
 
 
@@ -64,7 +65,7 @@ def test_training_pods_meet_restricted_and_have_requests_and_limits(overlays, en
     namespace = only(overlays[(env, "platform")], "Namespace", "bookstore-ml")
     assert namespace["metadata"]["labels"]["pod-security.kubernetes.io/enforce"] == "restricted"
     jobs = training_jobs(overlays, env)
-    assert {d["kind"] for d in jobs} >= {"Job", "PyTorchJob", "RayJob"}
+    assert {d["kind"] for d in jobs} >= {"Job", "PyTorchJob", "RayJob", "JobSet"}
     for job in jobs:
         assert job["metadata"]["namespace"] == "bookstore-ml"
         for path, template in pod_templates(job):
@@ -114,13 +115,14 @@ def test_kind_has_no_gpu_and_uses_local_dev_images(overlays):
 
 
 def test_gpu_goes_only_to_the_distributed_training_on_the_cuda_image(overlays):
-    """The PyTorchJob's workers use their GPUs (CUDA image, NCCL); the Job and the RayJob compute
-    with NumPy/SciPy and stay on CPU. The GPU flavor, not the pods, tolerates the GPU taint."""
+    """The PyTorchJob's workers and the JobSet's ranks use their GPUs (CUDA image, NCCL); the Job
+    and the RayJob compute with NumPy/SciPy and stay on CPU. The GPU flavor, not the pods,
+    tolerates the GPU taint."""
     for job in training_jobs(overlays, "gpu"):
         for path, template in pod_templates(job):
             for container in template["spec"]["containers"]:
                 gpus = (container.get("resources", {}).get("limits") or {}).get(GPU)
-                if job["kind"] == "PyTorchJob":
+                if job["kind"] in ("PyTorchJob", "JobSet"):
                     assert int(gpus) >= 1, path
                     assert "/recommender-train-cuda:" in container["image"]
                 else:
@@ -149,10 +151,17 @@ def test_gpu_cluster_queue_quota_holds_each_gang(overlays):
         if resource["name"] == GPU
     )
     assert quota > 0
-    # GPUs share a resource group with cpu and memory: a GPU pod gets one flavor's labels.
+    # GPUs share a resource group with cpu and memory: a GPU pod gets one flavor's labels. So do
+    # the shares of GPUs (README, "GPU sharing"), each with its node group's flavor.
     assert [g["coveredResources"] for g in queue["spec"]["resourceGroups"]] == [
-        ["cpu", "memory", GPU]
+        ["cpu", "memory", GPU, "nvidia.com/gpu.shared", "nvidia.com/mig-1g.10gb"]
     ]
+    shared = {
+        f["name"]: {r["name"]: parse_quantity(r["nominalQuota"]) for r in f["resources"]}
+        for f in queue["spec"]["resourceGroups"][0]["flavors"]
+    }
+    assert shared["gpu-shared"]["nvidia.com/gpu.shared"] > 0
+    assert shared["gpu-mig"]["nvidia.com/mig-1g.10gb"] > 0
     flavors = {
         d["metadata"]["name"]: d
         for d in overlays[("gpu", "platform")]
@@ -248,3 +257,83 @@ def test_ray_version_equals_the_ray_image_version(overlays):
         ray_job = only(overlays[(env, "workloads")], "RayJob")
         assert ray_job["spec"]["rayClusterSpec"]["rayVersion"] == ray_image, env
         assert ray_job["spec"]["entrypoint"].startswith("python /workspace/train.py ")
+
+
+@pytest.mark.parametrize("env", ENVIRONMENTS)
+def test_jobset_rendezvous_is_wired_by_jobset(overlays, env):
+    """JobSet's headless Service and coordinator label give MASTER_ADDR; the completion index is
+    the rank (train.py reads JOB_COMPLETION_INDEX when RANK is unset)."""
+    jobset = only(overlays[(env, "workloads")], "JobSet", "recommender-train-js")
+    spec = jobset["spec"]
+    assert spec["network"]["enableDNSHostnames"] is True
+    assert "subdomain" not in spec["network"]  # the JobSet's name: a renamed copy gets its own
+    [replicated] = spec["replicatedJobs"]
+    job = replicated["template"]["spec"]
+    assert job["completionMode"] == "Indexed"
+    assert job["completions"] == job["parallelism"]
+    assert spec["coordinator"] == {
+        "replicatedJob": replicated["name"],
+        "jobIndex": 0,
+        "podIndex": 0,
+    }
+    container = job["template"]["spec"]["containers"][0]
+    env_vars = {e["name"]: e for e in container["env"]}
+    assert env_vars["MASTER_ADDR"]["valueFrom"]["fieldRef"]["fieldPath"] == (
+        "metadata.labels['jobset.sigs.k8s.io/coordinator']"
+    )
+    assert int(env_vars["WORLD_SIZE"]["value"]) == replicated["replicas"] * job["completions"]
+    port = int(env_vars["MASTER_PORT"]["value"])
+    assert port in [p["containerPort"] for p in container["ports"]]
+    assert "RANK" not in env_vars
+    assert job["template"]["metadata"]["labels"]["bookstore-ml/network"] == "pytorch"
+    assert "--checkpoint-dir=/workspace/model/checkpoints/jobset" in container["args"]
+    volumes = {v["name"]: v for v in job["template"]["spec"]["volumes"]}
+    assert volumes["model"]["persistentVolumeClaim"]["claimName"] == "recommender-model"
+
+
+@pytest.mark.parametrize("env", ENVIRONMENTS)
+def test_jobs_run_at_a_defined_priority_and_have_time_to_checkpoint(overlays, env):
+    classes = {
+        d["metadata"]["name"]: d["value"]
+        for d in overlays[(env, "platform")]
+        if d["kind"] == "WorkloadPriorityClass"
+    }
+    assert classes["bookstore-ml-adhoc"] > classes["bookstore-ml-scheduled"]
+    queue = only(overlays[(env, "platform")], "ClusterQueue", "bookstore-ml-cq")
+    preemption = queue["spec"]["preemption"]
+    assert preemption["withinClusterQueue"] == "LowerPriority"
+    assert preemption["borrowWithinCohort"] == {
+        "policy": "LowerPriority",
+        "maxPriorityThreshold": classes["bookstore-ml-scheduled"],
+    }
+    for job in training_jobs(overlays, env):
+        if job["kind"] in KUEUE_SUSPEND and not job["apiVersion"].startswith("batch.volcano.sh/"):
+            labels = job["metadata"]["labels"]
+            assert labels["kueue.x-k8s.io/priority-class"] == "bookstore-ml-scheduled"
+        for path, template in pod_templates(job):
+            assert template["spec"]["terminationGracePeriodSeconds"] == 60, (
+                job["metadata"]["name"],
+                path,
+            )
+
+
+def test_only_volcano_gang_schedules_the_pytorchjob_with_volcano(overlays):
+    for env in ENVIRONMENTS:
+        operator = only(overlays[(env, "operators")], "Deployment", "training-operator")
+        args = operator["spec"]["template"]["spec"]["containers"][0]["args"]
+        job = only(overlays[(env, "workloads")], "PyTorchJob")
+        policy = job["spec"]["runPolicy"].get("schedulingPolicy")
+        if env == "volcano":
+            assert "--gang-scheduler-name=volcano" in args
+            replicas = sum(r["replicas"] for r in job["spec"]["pytorchReplicaSpecs"].values())
+            assert policy == {"minAvailable": replicas, "queue": "bookstore-ml"}
+            queue = only(overlays[(env, "workloads")], "Queue", "bookstore-ml")
+            assert queue["apiVersion"] == "scheduling.volcano.sh/v1beta1"
+            role = only(overlays[(env, "operators")], "ClusterRole", "training-operator")
+            assert any(
+                "scheduling.volcano.sh" in rule["apiGroups"] and "podgroups" in rule["resources"]
+                for rule in role["rules"]
+            )
+        else:
+            assert not any(a.startswith("--gang-scheduler-name") for a in args), env
+            assert policy is None, env

@@ -149,7 +149,7 @@ def test_repository_config_declares_every_layer_and_entry_point():
 
     config = load_config(REPO / "trainops.yaml", RULES)
     roots = {str(path.relative_to(REPO)) for path in kustomization.configured_roots(config)}
-    for env in ("kind", "cloud", "gpu", "volcano"):
+    for env in ("kind", "cloud", "gpu", "volcano", "mpi"):
         assert {
             f"overlays/{env}/{layer}" for layer in ("operators", "platform", "workloads")
         } <= roots

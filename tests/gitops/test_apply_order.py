@@ -110,5 +110,9 @@ def test_flux_health_checks_then_operators_platform_workloads(
             (c["apiVersion"].rpartition("/")[0], c["kind"])
             for c in kustomizations[layer]["spec"].get("healthCheckExprs", [])
         }
-        # ResourceFlavor has no status: kstatus counts it current as it is.
-        assert kinds - {("kueue.x-k8s.io", "ResourceFlavor")} <= judged, layer
+        # ResourceFlavor and WorkloadPriorityClass have no status: kstatus counts them current.
+        no_status = {
+            ("kueue.x-k8s.io", "ResourceFlavor"),
+            ("kueue.x-k8s.io", "WorkloadPriorityClass"),
+        }
+        assert kinds - no_status <= judged, layer

@@ -331,12 +331,13 @@ def test_choosing_the_environment(config, renderer, tmp_path):
         return argparse.Namespace(targets=list(targets))
 
     with pytest.raises(
-        CannotRun, match="name the environment the cluster runs: one of kind, volcano, cloud, gpu"
+        CannotRun,
+        match="name the environment the cluster runs: one of kind, volcano, mpi, cloud, gpu",
     ):
         plan_from(args(), config, renderer)
     with pytest.raises(
         CannotRun,
-        match=r"prod: neither an environment of trainops.yaml \(kind, volcano, cloud, gpu\) nor a file",
+        match=r"prod: neither an environment of trainops.yaml \(kind, volcano, mpi, cloud, gpu\) nor a file",
     ):
         plan_from(args("prod"), config, renderer)
     assert plan_from(args("kind"), config, renderer).environment == "kind"

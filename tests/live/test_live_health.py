@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from crd_statuses import STATUSES
 from helpers import ENVIRONMENTS, REPO, rendered_docs
 from trainops.live.health import ARGOCD_ORDER, State, argocd_worst, flux_ready, judge
 
@@ -238,7 +239,8 @@ def test_volcano_every_phase_and_queue_state(scripts, checks):
 
 
 def test_argocd_only_kinds_every_status(scripts):
-    """RayCluster, JobSet and Application have Lua checks only (no Flux expression ships)."""
+    """RayCluster and Application have Lua checks only (no Flux expression ships); JobSet's Lua
+    here, its Flux expression in test_jobset_every_condition."""
     for state in [None, "ready", "failed", "suspended", "unhealthy"]:
         obj = {"status": {} if state is None else {"state": state, "reason": "head pod crashed"}}
         ours = _ours(obj, "ray.io/v1", "RayCluster")
@@ -265,6 +267,25 @@ def test_argocd_only_kinds_every_status(scripts):
             _lua(scripts, "argoproj.io", "Application", obj),
         )
         assert (ours.argocd, ours.message) == (lua["status"], lua["message"]), obj
+
+
+def test_jobset_every_condition(scripts, checks):
+    """Every combination of up to three of JobSet v0.12.0's conditions (JobSetConditionType), with
+    Suspended True (queued) or False (resumed): Lua's status and message and every environment's
+    Flux expression."""
+    kinds = sorted(STATUSES[("jobset.x-k8s.io", "JobSet")][1])
+    for true in itertools.chain.from_iterable(itertools.combinations(kinds, n) for n in range(4)):
+        for resumed in (False, True):
+            conditions = [{"type": k, "status": "True"} for k in true]
+            if resumed and "Suspended" not in true:
+                conditions.insert(0, {"type": "Suspended", "status": "False"})
+            _both(
+                scripts,
+                checks,
+                "jobset.x-k8s.io/v1alpha2",
+                "JobSet",
+                {"status": {"conditions": conditions}},
+            )
 
 
 # --- what only one tool has a rule for --------------------------------------------------------

@@ -176,3 +176,18 @@ def test_results_are_kept_by_source_and_checked_again_when_it_changes(tmp_path):
         f for f in edited if "train_job" in f[2]
     ]
     assert cache.package_digest() == cache.package_digest()
+
+
+def test_gpu_sharing_resources_are_whole_and_not_overcommitted(findings_of):
+    """A MIG instance or a time-sliced replica is an extended resource: the API server (v1.32.13,
+    asked with --dry-run=server) refuses a fraction and a request below the limit, in these words."""
+    found = {(f.object.name, f.path): f.message for f in findings_of(RULE, "bad-gpu-sharing.yaml")}
+    container = f"{POD}.containers[0].resources"
+    for field in ("limits", "requests"):
+        assert found[
+            ("half-a-mig-instance", f"{container}.{field}[nvidia.com/mig-1g.10gb]")
+        ].endswith('s:"500m", Format:"DecimalSI"}: must be an integer')
+    assert (
+        found[("shared-request-below-limit", f"{container}.requests")]
+        == 'Invalid value: "1": must be equal to nvidia.com/gpu.shared limit of 2'
+    )

@@ -131,13 +131,23 @@ def test_good_webhooks(findings_of):
     assert findings_of(RULE, "webhooks-good.yaml") == []
 
 
+def test_an_enabled_integration_without_its_mutating_webhook(findings_of):
+    [finding] = findings_of(RULE, "webhooks-missing.yaml")
+    assert (finding.object.kind, finding.path) == ("MutatingWebhookConfiguration", "webhooks")
+    assert finding.message.startswith(
+        "Kueue's configuration enables kubeflow.org/mpijob, but no mutating webhook of Kueue's "
+        "covers it"
+    )
+    assert "webhooks-patch.yaml" in (finding.hint or "")
+
+
 def test_wrong_typed_fields_give_no_finding_and_no_traceback():
     # This rule alone: other rules are not all as forgiving of such input.
     outcome = validate([Root(FIXTURES / "malformed.yaml")], None, selected={RULE})
     assert [f for f in outcome.findings if f.rule == RULE] == []
 
 
-@pytest.mark.parametrize("env", ["kind", "volcano"])
+@pytest.mark.parametrize("env", ["kind", "volcano", "mpi"])
 def test_the_repository_is_clean(renderer, env):
     """Each environment's layers with both GitOps entry points, as `make validate` checks them."""
     config = load_config(REPO / "trainops.yaml", RULES)

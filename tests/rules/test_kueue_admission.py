@@ -57,8 +57,14 @@ def test_bad(findings_of):
         ),
     ]
     # And nothing on the fixture's other objects (queues, flavors, the admissible jobs).
+    assert found["mig"] == [
+        (
+            "spec",
+            "requests nvidia.com/mig-1g.10gb (1), which ClusterQueue team-cq covers in no resource group: it is never admitted",
+        )
+    ]
     assert set(found) == {
-        "too-big", "unlabelled", "gpu", "wrong-queue", "interactive", "keeps-cluster"
+        "too-big", "unlabelled", "gpu", "mig", "wrong-queue", "interactive", "keeps-cluster"
     }  # fmt: skip
 
 

@@ -18,10 +18,17 @@ ROOTS = [
 
 
 def copy_repository(target):
+    """The working tree's files (tracked, and new ones not ignored), as validate sees them."""
     files = subprocess.run(
-        ["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split()
     for name in files:
+        if not (REPO / name).is_file():
+            continue  # deleted in the working tree
         (target / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, target / name)
     return target
@@ -62,11 +69,11 @@ def test_bad_layers_waves_and_dependencies(mirror, tmp_path):
     )
     messages = [message for _, message in layer_findings(repo)]
     assert (
-        "Application trainops-kind-platform (wave 0) applies ClusterQueue, LocalQueue, ResourceFlavor, whose CRDs come from Application trainops-kind-operators (wave 0)"
+        "Application trainops-kind-platform (wave 0) applies ClusterQueue, LocalQueue, ResourceFlavor, WorkloadPriorityClass, whose CRDs come from Application trainops-kind-operators (wave 0)"
         in messages
     )
     assert (
-        "Kustomization trainops-workloads applies PyTorchJob, RayJob, whose CRDs come from Kustomization trainops-operators, which it does not depend on"
+        "Kustomization trainops-workloads applies JobSet, PyTorchJob, RayJob, whose CRDs come from Kustomization trainops-operators, which it does not depend on"
         in messages
     )
     # JobSet's CRD now also comes in the platform layer: nothing there uses it, so no layer finding;

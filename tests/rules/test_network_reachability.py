@@ -87,3 +87,17 @@ def test_webhook_backend_isolated_from_the_api_server(findings_of):
     assert finding.path == "webhooks[0].clientConfig.service"
     assert finding.message.startswith("the API server → pods of Deployment operator needs TCP 9443")
     assert "default-deny-ingress" in finding.message
+
+
+def test_jobset_ranks_left_out_of_the_rank_policy(findings_of):
+    """A JobSet whose pods find each other by hostname is one distributed job (JobSet v0.12.0
+    defaults network.enableDNSHostnames to true); its pods need every TCP port between them."""
+    findings = findings_of(RULE, "jobset-ranks.yaml")
+    assert paths(findings) == [
+        (
+            "JobSet",
+            "spec.replicatedJobs[0].template.spec.template",
+            "replicated job trainer of JobSet unlabelled → replicated job trainer of JobSet unlabelled",
+        )
+    ]
+    assert "needs every TCP port" in findings[0].message

@@ -68,3 +68,42 @@ def test_elastic_and_ray_findings_are_warnings():
 
 def test_fixed_environment_is_clean(found):
     assert not [key for key in found if key[0] == "after"]
+
+
+def test_gpu_sharing_resources_count_as_gpus(found):
+    """MIG instances and time-sliced replicas are GPUs to the rule, as whole GPUs are."""
+    assert found[("before", "Job/mig-on-cpu-image")] == [
+        (
+            "spec.template.spec.containers[0].resources",
+            "requests 1 nvidia.com/mig-1g.10gb but its image bookstore/train:0.1.0 is declared "
+            "CPU-only (cuda: false): the GPUs idle while the quota counts them",
+        )
+    ]
+
+
+def test_more_than_one_mig_instance_or_time_sliced_replica(found):
+    assert found[("before", "Job/two-mig-instances")] == [
+        (
+            "spec.template.spec.containers[0].resources",
+            "requests 2 nvidia.com/mig-1g.10gb: a CUDA process enumerates one MIG instance "
+            "only, so the others idle",
+        )
+    ]
+    [(_, message)] = found[("before", "Job/two-shared-replicas")]
+    assert message.startswith("requests 2 nvidia.com/gpu.shared: more replicas of a time-sliced")
+
+
+def test_nccl_ranks_on_shared_gpus(found):
+    [(path, message)] = found[("before", "PyTorchJob/nccl-on-shared")]
+    assert path == f"{CONTAINER.replace('Worker', 'Master')}.resources"
+    assert message == (
+        "runs NCCL ranks of a distributed job on 1 nvidia.com/gpu.shared: a time-sliced replica "
+        "may share its GPU with another rank or pod, contending for its compute and memory with "
+        "no isolation, and every all-reduce waits for the slowest rank"
+    )
+    severities = {
+        f.object.name: f.severity
+        for f in validate_fixture(RULE, RULE_FIXTURES / RULE / "trainops.yaml")
+    }
+    assert severities["nccl-on-shared"] is Severity.WARNING
+    assert severities["two-mig-instances"] is Severity.ERROR

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import findings_by_object
+from helpers import RULE_FIXTURES, configured_findings, findings_by_object
 
 RULE = "schedulable"
 
@@ -84,3 +84,42 @@ def test_an_unreadable_request_is_a_finding_not_a_traceback(found):
     assert found[("plain", "Deployment/unreadable")] == [
         ("spec.template", "cannot read a quantity: 'lots' is not a Kubernetes quantity")
     ]
+
+
+SHARING = RULE_FIXTURES / "schedulable" / "gpu-sharing" / "trainops.yaml"
+
+
+def test_a_mig_instance_schedules_only_on_a_pool_exposing_it():
+    found = configured_findings("schedulable", SHARING)
+    by_object = {(env, obj): message for env, obj, _, message in found}
+    # Kueue admits the job to the MIG flavor, whose labels select the whole-GPU node group.
+    assert by_object[("before", "Job/mig-job")].startswith(
+        "admitted to flavor gpu-mig, the pod fits no node pool of the eks cluster (pool gpu: one "
+        "node offers less than it requests (nvidia.com/mig-1g.10gb 1 > 0);"
+    )
+    assert (
+        "(nvidia.com/mig-1g.10gb 1 > 0)"
+        in by_object[("before", "Deployment/mig-on-whole-gpu-nodes")]
+    )
+    assert (
+        "before",
+        "ClusterQueue/team-cq",
+        "spec.resourceGroups[0].flavors[1].resources[3].nominalQuota",
+        "flavor gpu-mig has nvidia.com/mig-1g.10gb nominal quota 56, more than its pools can hold "
+        "(0: gpu 2 × 0): admitted pods wait for nodes",
+    ) in found
+
+
+def test_time_sliced_nodes_offer_no_whole_gpu():
+    """With renameByDefault the time-sliced node group advertises nvidia.com/gpu.shared only."""
+    found = {
+        (env, obj): message for env, obj, _, message in configured_findings("schedulable", SHARING)
+    }
+    assert (
+        "pool gpu-shared: one node offers less than it requests (nvidia.com/gpu 1 > 0)"
+        in found[("before", "Deployment/whole-gpu-on-shared-nodes")]
+    )
+
+
+def test_gpu_sharing_fixed_is_clean():
+    assert not [f for f in configured_findings("schedulable", SHARING) if f[0] == "after"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -210,15 +211,51 @@ def templates_of(obj: K8sObject) -> list[PodTemplate]:
 
 
 GPU = "nvidia.com/gpu"
+# What NVIDIA's device plugin advertises besides whole GPUs (NVIDIA GPU Operator docs,
+# gpu-sharing.html and gpu-operator-mig.html): time-sliced replicas renamed by `renameByDefault`,
+# and under the mixed MIG strategy one resource per MIG profile, nvidia.com/mig-<g>g.<mem>gb (with
+# a compute-instance prefix `<c>c.` or an extension such as `+me` for some profiles).
+SHARED_GPU = "nvidia.com/gpu.shared"
+_MIG = re.compile(r"nvidia\.com/mig-(\d+c\.)?\d+g\.\d+gb(\+[a-z0-9]+)*")
+
+
+def is_mig(name: str) -> bool:
+    """Whether a resource is a MIG instance of NVIDIA's device plugin (mixed strategy)."""
+    return _MIG.fullmatch(name) is not None
+
+
+def is_gpu(name: str) -> bool:
+    """Whether a resource is a GPU or a share of one: a whole GPU, a time-sliced replica or a MIG
+    instance, as NVIDIA's device plugin names them."""
+    return name in (GPU, SHARED_GPU) or is_mig(name)
+
+
+def is_shared_gpu(name: str) -> bool:
+    """A share of a GPU, not a whole one: a time-sliced replica (renamed) or a MIG instance."""
+    return name == SHARED_GPU or is_mig(name)
+
+
+def gpu_requests(container: dict) -> dict[str, float]:
+    """The GPUs, and shares of GPUs, a container asks for, by resource name: its requests, else
+    its limits (the device plugin's resources are not overcommitted, so a limit alone is also the
+    request); names it asks none of, or whose amount does not parse (the API server's check
+    reports that), are left out."""
+    resources = mapping(container.get("resources"))
+    merged = {**mapping(resources.get("limits")), **mapping(resources.get("requests"))}
+    found = {}
+    for name, value in merged.items():
+        if not isinstance(name, str) or not is_gpu(name):
+            continue
+        try:
+            amount = quantity.parse(value)
+        except ValueError:
+            continue
+        if amount > 0:
+            found[name] = amount
+    return found
 
 
 def gpus(container: dict) -> float:
-    """The GPUs a container asks for: its request, else its limit (the device plugin's resource
-    is not overcommitted, so a limit alone is also the request); 0 when it names none or the
-    amount does not parse (the API server's check reports that)."""
-    resources = mapping(container.get("resources"))
-    merged = {**mapping(resources.get("limits")), **mapping(resources.get("requests"))}
-    try:
-        return quantity.parse(merged.get(GPU, 0))
-    except ValueError:
-        return 0.0
+    """How many GPUs, or shares of GPUs, a container asks for (every GPU resource summed); 0 when
+    it names none."""
+    return sum(gpu_requests(container).values())

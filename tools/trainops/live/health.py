@@ -112,12 +112,22 @@ def _true_conditions(status: dict) -> list[dict]:
 def _pytorchjob(obj: dict) -> Health:
     """pytorchjob.lua: the newest true condition decides (the Training Operator appends a
     condition when it changes: training-operator v1.8.1 pkg/util/status.go `setCondition`)."""
+    return _newest_condition(obj, "the Training Operator")
+
+
+def _mpijob(obj: dict) -> Health:
+    """mpijob.lua (gitops/argocd/mpi): as the PyTorchJob's, with the MPI Operator v0.8.0's
+    conditions (pkg/apis/kubeflow/v2beta1/types.go)."""
+    return _newest_condition(obj, "the MPI Operator")
+
+
+def _newest_condition(obj: dict, operator: str) -> Health:
     status = _status(obj)
     if status is None or status.get("conditions") is None:
-        return Health(State.PROGRESSING, "Waiting for the Training Operator")
+        return Health(State.PROGRESSING, f"Waiting for {operator}")
     true = _true_conditions(status)
     if not true:
-        return Health(State.PROGRESSING, "Waiting for the Training Operator")
+        return Health(State.PROGRESSING, f"Waiting for {operator}")
     latest = true[-1]
     message = str(_or(latest.get("message"), latest.get("type")))
     state = {
@@ -194,6 +204,14 @@ def _jobset(obj: dict) -> Health:
     ):
         if kind in found:
             return Health(state, found[kind])
+    # Resumed (JobSet v0.12.0 turns Suspended to False: setJobSetResumedCondition) and not
+    # recreating its Jobs (RestartingJobSet): a run under way, which Flux does not wait for.
+    resumed = any(
+        c.get("type") == "Suspended" and c.get("status") == "False"
+        for c in mappings(status.get("conditions"))
+    )
+    if resumed and "RestartingJobSet" not in found:
+        return Health(State.RUNNING, "JobSet running")
     return Health(State.PROGRESSING, "JobSet running")
 
 
@@ -381,6 +399,7 @@ def _namespace(obj: dict) -> Health:
 
 CHECKS: dict[tuple[str, str], Callable[[dict], Health]] = {
     ("kubeflow.org", "PyTorchJob"): _pytorchjob,
+    ("kubeflow.org", "MPIJob"): _mpijob,
     ("ray.io", "RayJob"): _rayjob,
     ("ray.io", "RayCluster"): _raycluster,
     ("kueue.x-k8s.io", "ClusterQueue"): _kueue_queue,

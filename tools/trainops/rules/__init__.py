@@ -15,6 +15,7 @@ from trainops.rules import (
     capacity,
     cel_rules,
     controller_interplay,
+    crd_clash,
     crd_header,
     duplicate_object,
     empty_render,
@@ -37,6 +38,7 @@ from trainops.rules import (
     shared_volume_writers,
     storage,
     sync_phases,
+    workload_priority_class,
     yaml_syntax,
 )
 
@@ -54,6 +56,7 @@ RULES: dict[str, ModuleType] = {
         api_validation,
         pod_security,
         kueue_admission,
+        workload_priority_class,
         storage,
         schedulable,
         capacity,
@@ -64,6 +67,7 @@ RULES: dict[str, ModuleType] = {
         service_references,
         partial_scope,
         layer_order,
+        crd_clash,
         sync_phases,
         gitops_lifecycle,
         pinned,

@@ -21,7 +21,10 @@ What it catches:
 - anywhere: an admission webhook with `failurePolicy: Fail` (the default) and no namespace or
   object selector narrower than the cluster (an opt-in `In`/`Exists`/`matchLabels`; excluding a
   few namespaces is not narrower), for a kind no enabled Kueue integration needs (Kueue's webhooks,
-  in the namespace of the Kueue configuration, against its `integrations.frameworks`).
+  in the namespace of the Kueue configuration, against its `integrations.frameworks`);
+- the layer with Kueue's mutating webhooks: an integration the configuration enables that none of
+  them covers (its entry deleted in operators/kueue/webhooks-patch.yaml): Kueue suspends a new job
+  in that webhook, so without it the job starts at once, outside quota, priority and preemption.
 
 Why it matters: the TTL controller deletes a finished job and the GitOps tool recreates it, so
 training reruns forever, one TTL after another; a job's pod template is immutable, so a changed job
@@ -354,16 +357,7 @@ def _webhook_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]
                 )
             ):
                 continue
-            frameworks = {
-                _framework(group, resource)
-                for rule in _seq(webhook.get("rules"))
-                for group in _seq(_map(rule).get("apiGroups"))
-                for resource in _seq(_map(rule).get("resources"))
-                if isinstance(group, str)
-                and isinstance(resource, str)
-                and "/" not in resource
-                and group != "kueue.x-k8s.io"
-            }
+            frameworks = _frameworks_of(webhook)
             if frameworks and not frameworks & enabled:
                 yield _finding(
                     rendered,
@@ -376,7 +370,63 @@ def _webhook_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]
                 )
 
 
+def _frameworks_of(webhook: dict) -> set[str]:
+    return {
+        _framework(group, resource)
+        for rule in _seq(webhook.get("rules"))
+        for group in _seq(_map(rule).get("apiGroups"))
+        for resource in _seq(_map(rule).get("resources"))
+        if isinstance(group, str)
+        and isinstance(resource, str)
+        and "/" not in resource
+        and group != "kueue.x-k8s.io"
+    }
+
+
+def _unsuspended_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
+    """An enabled integration whose mutating webhook was deleted: Kueue suspends a job of that
+    kind in its mutating webhook as the job is created (Kueue v0.18.6 pkg/controller/jobframework
+    ApplyDefaultForSuspend, called from each job kind's webhook Default), so without it the job
+    starts at once, outside quota."""
+    kueue = cluster.memo("kueue-configuration", kueue_configuration)
+    if kueue is None:
+        return
+    namespace, enabled = kueue
+    mutating = [
+        obj
+        for obj in rendered.objects
+        if obj.group == "admissionregistration.k8s.io"
+        and obj.kind == "MutatingWebhookConfiguration"
+        and any(
+            _map(_map(_map(w).get("clientConfig")).get("service")).get("namespace") == namespace
+            for w in _seq(obj.doc.get("webhooks"))
+        )
+    ]
+    if not mutating:
+        return  # Kueue's webhooks are in another layer
+    covered = {
+        framework
+        for obj in mutating
+        for webhook in _seq(obj.doc.get("webhooks"))
+        for framework in _frameworks_of(_map(webhook))
+    }
+    for framework in sorted(enabled - covered):
+        if framework.count("/") > 1:
+            continue  # not a name a webhook rule makes (an external framework's)
+        yield _finding(
+            rendered,
+            mutating[0],
+            f"Kueue's configuration enables {framework}, but no mutating webhook of Kueue's covers "
+            "it: Kueue suspends such a job in that webhook as it is created, so without it the job "
+            "starts at once, outside quota, priority and preemption",
+            "webhooks",
+            "keep the integration's mutating webhook (take its `$patch: delete` out of "
+            "operators/kueue/webhooks-patch.yaml)",
+        )
+
+
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     yield from _synced_findings(rendered, cluster)
     yield from _subpath_findings(rendered, cluster)
     yield from _webhook_findings(rendered, cluster)
+    yield from _unsuspended_findings(rendered, cluster)

@@ -8,7 +8,9 @@ is selected by a ClusterQueue of the same environment:
   quota entirely); a LocalQueue that does not exist in the namespace; its ClusterQueue missing, or
   not selecting the namespace;
 - a requested resource no resource group of the ClusterQueue covers (the job never admits: a GPU
-  job on a queue without `nvidia.com/gpu` quota), or a gang (every replica: head and workers, all
+  job on a queue without `nvidia.com/gpu` quota, or one asking for a MIG instance such as
+  `nvidia.com/mig-1g.10gb` or a time-sliced `nvidia.com/gpu.shared` the queue does not cover:
+  each is a resource of its own to Kueue), or a gang (every replica: head and workers, all
   roles) that no flavor can hold with its nominal quota plus what its cohort can lend — the job
   waits forever; the finding gives the numbers;
 - the suspend field Kueue flips (`spec.runPolicy.suspend` for kubeflow.org jobs, `spec.suspend`

@@ -3,7 +3,8 @@
 What it catches: a connection a workload needs that the environment's NetworkPolicies (every
 layer of `overlays/<env>`) block, in whole or in part, with the policies that block it:
 - between the pods of one distributed job (PyTorchJob and the other Kubeflow jobs, a Volcano Job
-  with the pytorch, tensorflow or mpi plugin): every TCP port, both ways — torch.distributed's
+  with the pytorch, tensorflow or mpi plugin, a JobSet whose pods find each other by hostname):
+  every TCP port, both ways — torch.distributed's
   store listens on MASTER_PORT (or, with elastic c10d rendezvous, on a random port) and gloo/NCCL
   connect the ranks on ephemeral ports;
 - within a Ray cluster (RayCluster, RayJob, RayService): every TCP port between head and workers;

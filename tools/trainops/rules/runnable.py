@@ -6,10 +6,21 @@ backends its script uses) and `ray` (its script spreads work over Ray tasks); he
 the targets of workloads/bookstore-ml/train/Dockerfile. An image it does not name is assumed to
 use no GPU, no NCCL and no Ray.
 
-What it catches:
-- a container requesting `nvidia.com/gpu` whose image is not declared CUDA-capable (CPU-only
-  torch sees no GPU; the GPUs idle while the quota counts them), or whose script has no `nccl`
-  backend in a distributed job (gloo on GPUs moves every tensor through host memory);
+What it catches, for every GPU resource NVIDIA's device plugin advertises — whole GPUs
+(`nvidia.com/gpu`), time-sliced replicas renamed `nvidia.com/gpu.shared` and MIG instances
+`nvidia.com/mig-<profile>` such as `nvidia.com/mig-1g.10gb` (knowledge/pod_templates.py):
+- a container requesting GPUs whose image is not declared CUDA-capable (CPU-only torch sees no
+  GPU; the GPUs idle while the quota counts them), or whose script has no `nccl` backend in a
+  distributed job (gloo on GPUs moves every tensor through host memory);
+- a container asking for more than one time-sliced replica or MIG instance: a CUDA process
+  enumerates one MIG instance only (NVIDIA MIG user guide, "CUDA Device Enumeration"), and more
+  replicas of a time-sliced GPU give no more of it (NVIDIA GPU Operator docs, gpu-sharing.html;
+  with `failRequestsGreaterThanOne` the device plugin fails such a pod);
+- (warning) a distributed job whose NCCL ranks run on time-sliced replicas or MIG instances: a
+  synchronous all-reduce waits for the slowest rank, and a time-sliced rank may share its GPU with
+  another rank or pod, contending for its compute and memory with no isolation, while a MIG
+  instance is a fraction of a GPU without peer-to-peer access to any other (NVIDIA MIG user guide:
+  no GPU-to-GPU P2P);
 - NCCL_* settings on a container whose image's script never uses NCCL (they do nothing);
 - (warning) a PyTorchJob `elasticPolicy.maxReplicas` above its Worker `replicas` that nothing can
   reach: the Training Operator v1.8.1 scales an elastic job only through the
@@ -24,7 +35,8 @@ Why it matters: each of these is accepted by the API server and runs, but spends
 or node quota on nothing.
 
 How to fix: build the CUDA target of the Dockerfile for GPU pods and declare it `cuda: true`
-with `backends: [nccl, gloo]`; set `maxReplicas` to `replicas` (or drop the elastic bounds);
+with `backends: [nccl, gloo]`; ask for one shared GPU or MIG instance per container, and run
+multi-rank NCCL training on whole GPUs; set `maxReplicas` to `replicas` (or drop the elastic bounds);
 give the Ray head an image whose script uses Ray, or no worker group.
 """
 
@@ -33,8 +45,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trainops.knowledge import kueue, profiles
-from trainops.knowledge.pod_templates import GPU, templates_of
-from trainops.knowledge.pod_templates import gpus as gpus_of
+from trainops.knowledge.pod_templates import gpu_requests, is_shared_gpu, templates_of
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster, Rendered
@@ -70,8 +81,9 @@ def _container_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) ->
             path = template.child(f"spec.containers[{index}]")
             image = str(container.get("image", ""))
             traits = profiles.image_traits(cluster, image)
-            gpus = gpus_of(container)
-            if gpus > 0:
+            requested = gpu_requests(container)
+            asked = ", ".join(f"{amount:g} {name}" for name, amount in requested.items())
+            if requested:
                 if traits is None or not traits.cuda:
                     said = (
                         "is not declared in trainops.yaml images"
@@ -81,7 +93,7 @@ def _container_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) ->
                     yield _finding(
                         rendered,
                         obj,
-                        f"requests {gpus:g} {GPU} but its image {image} {said}: the GPUs idle "
+                        f"requests {asked} but its image {image} {said}: the GPUs idle "
                         "while the quota counts them",
                         f"{path}.resources",
                         "use the CUDA image (Dockerfile target train-cuda) and declare it cuda: "
@@ -91,11 +103,44 @@ def _container_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) ->
                     yield _finding(
                         rendered,
                         obj,
-                        f"requests {gpus:g} {GPU} in a distributed job, but the script in "
+                        f"requests {asked} in a distributed job, but the script in "
                         f"{image} uses only {', '.join(sorted(traits.backends)) or 'no backend'}: "
                         "without NCCL the GPUs exchange through host memory",
                         f"{path}.resources",
                         "let the script choose nccl when CUDA is present and declare it",
+                    )
+                elif _distributed(obj) and any(is_shared_gpu(name) for name in requested):
+                    why = (
+                        "a time-sliced replica may share its GPU with another rank or pod, "
+                        "contending for its compute and memory with no isolation"
+                        if "nvidia.com/gpu.shared" in requested
+                        else "a MIG instance is a fraction of a GPU without peer-to-peer access "
+                        "to any other"
+                    )
+                    yield _finding(
+                        rendered,
+                        obj,
+                        f"runs NCCL ranks of a distributed job on {asked}: {why}, and every "
+                        "all-reduce waits for the slowest rank",
+                        f"{path}.resources",
+                        "train on whole GPUs (nvidia.com/gpu); keep time-sliced and MIG shares "
+                        "for single-process work",
+                        Severity.WARNING,
+                    )
+            for name, amount in requested.items():
+                if is_shared_gpu(name) and amount > 1:
+                    yield _finding(
+                        rendered,
+                        obj,
+                        f"requests {amount:g} {name}: "
+                        + (
+                            "a CUDA process enumerates one MIG instance only, so the others idle"
+                            if name != "nvidia.com/gpu.shared"
+                            else "more replicas of a time-sliced GPU give no more of it (and with "
+                            "failRequestsGreaterThanOne the device plugin fails the pod)"
+                        ),
+                        f"{path}.resources",
+                        f"request 1 {name}, or a larger MIG profile or whole GPUs for more",
                     )
             nccl = [
                 str(e.get("name"))

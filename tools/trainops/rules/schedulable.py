@@ -13,8 +13,11 @@ an environment without a profile is not checked):
   when the pod does not tolerate its nodeTaints, or when it has no quota for what the pod
   requests (GPU pods move past on-demand and spot flavors holding no GPUs). A pool fits
   when the nodeSelector and required node affinity match its labels, every NoSchedule and
-  NoExecute taint is tolerated, and one node's allocatable holds the pod's requests. The
-  finding says, pool by pool, why not;
+  NoExecute taint is tolerated, and one node's allocatable holds the pod's requests — extended
+  resources included, so a pod asking for a MIG instance (`nvidia.com/mig-1g.10gb`) or a
+  time-sliced GPU (`nvidia.com/gpu.shared`) fits only a pool whose allocatable lists it (a
+  time-sliced pool renamed by `renameByDefault` offers no `nvidia.com/gpu`). The finding says,
+  pool by pool, why not;
 - a pod charged to an on-demand flavor that can still run on a spot pool (it tolerates the spot
   taint, or the spot pool has none): its quota says on-demand, its node is reclaimable;
 - a ClusterQueue nominal quota above what the pools of that flavor (its nodeLabels matched, its

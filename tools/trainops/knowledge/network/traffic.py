@@ -154,6 +154,26 @@ def _operator_labels(obj: K8sObject, template: PodTemplate) -> tuple[dict[str, s
         )
     if obj.group == "ray.io":
         return {}, "submitter", 1
+    if (
+        obj.group == "jobset.x-k8s.io"
+        and obj.kind == "JobSet"
+        and "replicatedJobs[" in template.path
+    ):
+        # JobSet v0.12.0: pkg/controllers/jobset_controller.go (labelAndAnnotateObject); every
+        # replicated Job has `replicas` Jobs of `parallelism` pods.
+        index = int(template.path.split("replicatedJobs[")[1].split("]")[0])
+        job = mapping(sequence(spec.get("replicatedJobs"))[index])
+        job_spec = mapping(mapping(job.get("template")).get("spec"))
+        name = str(job.get("name", index))
+        labels = {
+            "jobset.sigs.k8s.io/jobset-name": obj.name,
+            "jobset.sigs.k8s.io/replicatedjob-name": name,
+        }
+        return (
+            labels,
+            f"replicated job {name}",
+            _replicas(job.get("replicas")) * _replicas(job_spec.get("parallelism")),
+        )
     if obj.group == "batch.volcano.sh" and obj.kind == "Job":
         # Volcano v1.15: pkg/controllers/job/job_controller_util.go (createJobPod).
         index = int(template.path.split("tasks[")[1].split("]")[0])
@@ -195,6 +215,15 @@ def _distributed(obj: K8sObject) -> tuple[PortSet, str] | None:
             return TORCH_DISTRIBUTED, TORCH_WHY
     if obj.group == "ray.io" and obj.kind in ("RayCluster", "RayJob", "RayService"):
         return RAY_CLUSTER, RAY_WHY
+    # A JobSet whose pods find each other by hostname (network.enableDNSHostnames, which JobSet
+    # v0.12.0's webhook defaults to true: pkg/webhooks/jobset_webhook.go) is one distributed job:
+    # its ranks rendezvous on the coordinator's port and then connect on ephemeral ones.
+    if (
+        obj.group == "jobset.x-k8s.io"
+        and obj.kind == "JobSet"
+        and mapping(spec.get("network")).get("enableDNSHostnames") is not False
+    ):
+        return TORCH_DISTRIBUTED, TORCH_WHY
     return None
 
 
