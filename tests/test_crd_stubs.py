@@ -331,3 +331,34 @@ def test_validate_says_under_verbose_which_roots_it_rendered_in_full(tmp_path, m
     assert done.returncode == 0, done.stderr
     assert "note: overlay: rendered in full, not composed" in done.stderr
     assert "the build failed with placeholders" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "passes"),
+    [
+        ("resources: [../base]\n", True),
+        (
+            "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [../base]\n",
+            True,
+        ),
+        ("resources: [../base]\nnamespace: other\n", False),
+        ("resources: [../base, extra.yaml]\n", False),
+        ("resources: [../base/cm.yaml]\n", False),
+        (f"resources: [{KUEUE}]\n", False),
+        (
+            "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [../base]\n",
+            False,
+        ),
+    ],
+)
+def test_a_kustomization_that_only_lists_one_folder_is_that_folders_render(tmp_path, text, passes):
+    root = write_tree(
+        tmp_path,
+        {
+            "base/kustomization.yaml": "resources: [cm.yaml]\n",
+            "base/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+            "layer/kustomization.yaml": text,
+        },
+    )
+    found = kustomization.passed_through(root / "layer")
+    assert (found is not None and found.resolve() == (root / "base").resolve()) == passes

@@ -142,6 +142,33 @@ def remote_entries(directory: Path) -> list[str]:
 MAX_REFERENCE = 1024  # longer strings in a kustomization are inline patches, not file names
 
 
+def passed_through(directory: Path) -> Path | None:
+    """The one local kustomization folder the kustomization in `directory` only lists, with no
+    other field (`resources: [../../cloud/operators]`): kustomize prints it as it prints that
+    folder, so it need not be rendered twice. None for any other kustomization."""
+    loaded = read_kustomization(directory)
+    if set(loaded) - {"apiVersion", "kind", "resources"} or loaded.get("kind", "Kustomization") != (
+        "Kustomization"
+    ):
+        return None
+    if loaded.get("apiVersion", "kustomize.config.k8s.io/v1beta1") != (
+        "kustomize.config.k8s.io/v1beta1"
+    ):
+        return None
+    resources = loaded.get("resources")
+    if not isinstance(resources, list) or len(resources) != 1 or not isinstance(resources[0], str):
+        return None
+    entry = resources[0]
+    if is_remote(entry) or not entry or len(entry) >= MAX_REFERENCE:
+        return None
+    target = directory / entry
+    try:
+        inside = target.is_dir() and kustomization_file(target) is not None
+    except OSError:
+        return None
+    return target if inside else None
+
+
 def strings_in(node: object) -> Iterator[str]:
     """Every string in a parsed kustomization (or part of one): what may name a file."""
     pending = [node]
