@@ -362,3 +362,23 @@ def test_a_kustomization_that_only_lists_one_folder_is_that_folders_render(tmp_p
     )
     found = kustomization.passed_through(root / "layer")
     assert (found is not None and found.resolve() == (root / "base").resolve()) == passes
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"a/kustomization.yaml": "resources: [.]\n"},
+        {
+            "a/kustomization.yaml": "resources: [../b]\n",
+            "b/kustomization.yaml": "resources: [../a]\n",
+        },
+    ],
+    ids=["itself", "a-cycle"],
+)
+def test_kustomizations_that_list_each_other_fail_as_kustomize_says(tmp_path, mirror, files):
+    from trainops.render.renderer import RenderFailure
+
+    root = write_tree(tmp_path, files)
+    composed, _ = _renderers(mirror)
+    with pytest.raises(RenderFailure):
+        composed.build(root / "a")

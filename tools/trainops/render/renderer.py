@@ -116,8 +116,8 @@ class Renderer:
             unreadable = kustomization.unreadable(folder)
             if unreadable:
                 raise RenderFailure(*unreadable)
-        inner = kustomization.passed_through(directory) if self.compose else None
-        if inner is not None and preflight.refusal(directory) is None:
+        inner = self._passed_through(directory)
+        if inner is not None:
             # Printed as the one folder it lists (tests/test_crd_stubs.py compares them): the
             # folder's render, from the cache when another root rendered it.
             return self.output(inner, env, origins, schemas_only)
@@ -141,6 +141,23 @@ class Renderer:
             render_cache.store(key, text, found.wrapper, found.paths, note)
         self._say(note)
         return Output(text, found, cached=False)
+
+    def _passed_through(self, directory: Path) -> Path | None:
+        """The last folder of a chain of kustomizations that each only list the next, or None;
+        a chain that comes back on itself is left to kustomize, which reports the cycle."""
+        if not self.compose or preflight.refusal(directory) is not None:
+            return None
+        seen = {directory.resolve()}
+        inner = kustomization.passed_through(directory)
+        while inner is not None:
+            if inner.resolve() in seen or len(seen) > 32:
+                return None
+            seen.add(inner.resolve())
+            further = kustomization.passed_through(inner)
+            if further is None:
+                return inner
+            inner = further
+        return None
 
     def _say(self, note: str | None) -> None:
         if note is not None and note not in self.notes:
