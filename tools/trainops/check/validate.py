@@ -38,8 +38,6 @@ class Root:
 
     path: Path
     text: str | None = field(default=None, compare=False)  # what standard input held
-    # A CRD root read only for its schemas: its objects' values matter, not kustomize's text.
-    schemas_only: bool = field(default=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -219,7 +217,7 @@ def _load_root(
     assert renderer is not None
     rendered = Rendered(root.name, path=root.path)
     try:
-        output = renderer.render(root.path, env, schemas_only=root.schemas_only)
+        output = renderer.render(root.path, env)
     except RenderFailure as failure:
         if progress is not None:
             progress.loaded(False)
@@ -603,7 +601,7 @@ def validate(
 ) -> Outcome:
     started = time.perf_counter()
     objects.forget_parsed()
-    crd_roots = [Root(p, schemas_only=True) for p in (config.crd_root_paths() if config else [])]
+    crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
     # A CRD root a checked root includes (operators/kueue, in every environment's operators
     # layer) is not rendered again: its CRDs are in that render. The others render alongside the
     # checked roots; a CRD root only a root that then fails to render included renders after.

@@ -87,21 +87,20 @@ class Renderer:
         """Rendered YAML of the kustomization in `directory`; raises RenderFailure."""
         return self.output(directory, env, origins=False).text
 
-    def render(
-        self, directory: Path, env: dict[str, str] | None = None, schemas_only: bool = False
-    ) -> Output:
+    def render(self, directory: Path, env: dict[str, str] | None = None) -> Output:
         """Rendered YAML with each object's origin annotation, and the function that turns an
         origin into (source file, or remote repo//path?ref=, and the object's local file if any).
-        `schemas_only`: the objects are read for their values alone (a CRD root's schemas), so
-        remote CRDs' versions may be spliced in as JSON without rendering their bases in full."""
-        return self.output(directory, env, origins=True, schemas_only=schemas_only)
+        Read for its objects' values (validate, verify, drift), not printed: so remote CRDs'
+        versions may be spliced in as one line of JSON holding the same values (crd_stubs),
+        without a full build of their bases; `build` prints kustomize's text."""
+        return self.output(directory, env, origins=True, values_only=True)
 
     def output(
         self,
         directory: Path,
         env: dict[str, str] | None,
         origins: bool,
-        schemas_only: bool = False,
+        values_only: bool = False,
     ) -> Output:
         if kustomization.kustomization_file(directory) is None:
             raise RenderFailure(directory, None, "no kustomization.yaml in this folder")
@@ -120,16 +119,16 @@ class Renderer:
         if inner is not None:
             # Printed as the one folder it lists (tests/test_crd_stubs.py compares them): the
             # folder's render, from the cache when another root rendered it.
-            return self.output(inner, env, origins, schemas_only)
+            return self.output(inner, env, origins, values_only)
         key = (
             render_cache.key(
-                self.kustomize, self.mirror, directory, origins, "values" if schemas_only else ""
+                self.kustomize, self.mirror, directory, origins, "values" if values_only else ""
             )
             if self.use_cache
             else None
         )
         if key is None:
-            text, found, note = self._run(directory, env, origins, schemas_only)
+            text, found, note = self._run(directory, env, origins, values_only)
             self._say(note)
             return Output(text, found, cached=False)
         with render_cache.claimed(key):
@@ -137,7 +136,7 @@ class Renderer:
             if hit is not None:
                 self._say(hit.note)
                 return Output(hit.text, Origins(hit.wrapper, hit.paths, hit.moved), cached=True)
-            text, found, note = self._run(directory, env, origins, schemas_only)
+            text, found, note = self._run(directory, env, origins, values_only)
             render_cache.store(key, text, found.wrapper, found.paths, note)
         self._say(note)
         return Output(text, found, cached=False)
@@ -179,14 +178,14 @@ class Renderer:
         return backend
 
     def _run(
-        self, directory: Path, env: dict[str, str] | None, origins: bool, schemas_only: bool
+        self, directory: Path, env: dict[str, str] | None, origins: bool, values_only: bool
     ) -> tuple[str, Origins, str | None]:
         refused = preflight.refusal(directory)
         if refused is not None:
             raise RenderFailure(refused.file, refused.line, refused.message)
         # Composed with the remote CRDs' values (when only values are read), else with their
         # printed text, else a full build: the first whose result can be shown to be the same.
-        attempts = [True, False] if schemas_only else [False]
+        attempts = [True, False] if values_only else [False]
         why = ""
         for values_only in attempts if self.compose and self.mirror else []:
             composition = self._composition(env, values_only)
