@@ -44,9 +44,16 @@ def _parse_text(text: str) -> float:
 
 
 def show(resource: str, amount: float) -> str:
-    """An amount in the unit people use for the resource."""
+    """An amount in the unit people use for the resource, in plain digits (1140Gi, not
+    1.14e+03Gi)."""
     if resource == "memory" or resource.endswith("storage"):
-        return f"{amount / 2**30:.3g}Gi"
+        return f"{_plain(amount / 2**30, 3)}Gi"
     if resource == "cpu" and amount < 1:
         return f"{amount * 1000:.0f}m"
-    return f"{amount:.4g}"
+    return _plain(amount, 4)
+
+
+def _plain(value: float, digits: int) -> str:
+    """`value` to `digits` significant digits, or whole when it has more digits than that."""
+    text = f"{value:.{digits}g}"
+    return f"{value:.0f}" if "e" in text else text
