@@ -174,7 +174,15 @@ class ImageTraits:
 
 
 def image_traits(cluster: Cluster, image: str) -> ImageTraits | None:
-    """What trainops.yaml `images` declares of an image (matched by path, registry and tag aside)."""
+    """What trainops.yaml `images` declares of an image (matched by path, registry and tag aside),
+    found once per image and cluster: every container of every rule asks."""
+    known: dict[str, ImageTraits | None] = cluster.memo("image-traits", lambda _: {})
+    if image not in known:
+        known[image] = _declared_traits(cluster, image)
+    return known[image]
+
+
+def _declared_traits(cluster: Cluster, image: str) -> ImageTraits | None:
     declared: dict[str, dict] = getattr(cluster.config, "images", None) or {}
     path = image.split("@", 1)[0]
     last = path.rsplit("/", 1)[-1]

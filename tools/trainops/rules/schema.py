@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from trainops.knowledge.schema import listtypes
 from trainops.knowledge.schema.catalog import Catalog, catalog_of
 from trainops.model.findings import Finding, Severity
+from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster, Rendered
 
 ID = "schema"
@@ -39,6 +40,15 @@ def json_path(parts) -> str:
 _SHAPE_ERRORS = {"Type", "AnyOf", "OneOfNotValid"}
 
 
+def _failed_targets(obj: K8sObject, lookup) -> list:
+    """The schemas `obj` fails, validated once for withhold_ill_shaped and this rule's check
+    (the run's one catalog gives both the same targets, and nothing changes the object between)."""
+    return obj.memo(
+        "schema-failed-targets",
+        lambda o: [t for t in lookup.targets if not t.validator.is_valid(o.doc)],
+    )
+
+
 def withhold_ill_shaped(rendered: Rendered, catalog: Catalog) -> None:
     """Move objects their schema finds a wrong-typed field in to `rendered.ill_shaped`: this rule
     reports them at the field's path, and every other rule sees only well-shaped objects."""
@@ -47,8 +57,7 @@ def withhold_ill_shaped(rendered: Rendered, catalog: Catalog) -> None:
         lookup = catalog.lookup(obj.api_version, obj.kind)
         ill_shaped = lookup is not None and any(
             type(error.kind).__name__ in _SHAPE_ERRORS
-            for target in lookup.targets
-            if not target.validator.is_valid(obj.doc)
+            for target in _failed_targets(obj, lookup)
             for error in target.validator.iter_errors(obj.doc)
         )
         (rendered.ill_shaped if ill_shaped else kept).append(obj)
@@ -94,9 +103,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                 "use an apiVersion every declared Kubernetes version serves",
             )
         errors: dict[tuple[str, str], list[str]] = {}
-        for target in lookup.targets:
-            if target.validator.is_valid(obj.doc):
-                continue
+        for target in _failed_targets(obj, lookup):
             for error in target.validator.iter_errors(obj.doc):
                 errors.setdefault((json_path(error.instance_path), error.message), []).append(
                     target.label

@@ -26,6 +26,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from trainops.model.objects import K8sObject
 from trainops.model.shape import mapping, mappings, sequence
@@ -160,18 +161,24 @@ def selector_matches(selector: object, labels: Mapping[str, str]) -> bool:
 
 @dataclass(frozen=True)
 class Policy:
+    """A NetworkPolicy; what every endpoint asks of it is read once (a corpus has thousands)."""
+
     obj: K8sObject
 
-    @property
+    @cached_property
     def spec(self) -> dict:
         spec = self.obj.doc.get("spec")
         return spec if isinstance(spec, dict) else {}
 
-    @property
+    @cached_property
     def namespace(self) -> str:
         return self.obj.namespace or "default"
 
     def types(self) -> set[str]:
+        return self._types
+
+    @cached_property
+    def _types(self) -> set[str]:
         declared = self.spec.get("policyTypes")
         if isinstance(declared, list) and declared:
             return {str(t) for t in declared}
