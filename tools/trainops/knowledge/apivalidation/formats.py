@@ -61,8 +61,8 @@ _ESCAPES = {
 
 
 def shown(value: object) -> str:
-    """A value as ErrorBody prints it: strings quoted, numbers and booleans plain; a value
-    already rendered as Go syntax (GoValue) as it is."""
+    """A value as ErrorBody prints it: strings quoted, numbers and booleans plain, nil as null,
+    a []string in %#v form; a value already rendered as Go syntax (GoValue) as it is."""
     if isinstance(value, GoValue):
         return value.text
     if isinstance(value, bool):
@@ -71,6 +71,8 @@ def shown(value: object) -> str:
         return go_quote(value)
     if value is None:
         return "null"
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "[]string{" + ", ".join(go_quote(v) for v in value) + "}"
     return str(value)
 
 
@@ -106,6 +108,10 @@ def forbidden(detail: str) -> str:
 
 def duplicate(value: object) -> str:
     return f"Duplicate value: {shown(value)}"
+
+
+def not_found(value: object) -> str:
+    return f"Not found: {shown(value)}"
 
 
 def too_many(actual: int, most: int) -> str:

@@ -20,6 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from trainops.knowledge.apivalidation import names, pod_scheduling, pod_security
+from trainops.knowledge.apivalidation.formats import (
+    forbidden,
+    go_quote,
+    invalid,
+    not_found,
+    not_supported,
+    required,
+)
 from trainops.knowledge.apivalidation.meta import Errors
 from trainops.knowledge.apivalidation.pod_common import (
     ENV_FIELD_PATHS,
@@ -29,18 +37,12 @@ from trainops.knowledge.apivalidation.pod_common import (
     as_int,
     as_str,
     dicts,
-    forbidden,
-    go_quote,
-    invalid,
     label,
     local_descending_path,
     mask_trailing_dash,
     memoized,
     no_backsteps,
-    not_found,
-    not_supported,
     object_field_selector,
-    required,
     resource_field_selector,
     subdomain,
 )

@@ -1,5 +1,6 @@
-"""What the Pod spec port's modules share: value printing as field.Error prints it, and the small
-checks several sections make (pkg/apis/core/validation/validation.go)."""
+"""What the Pod spec port's modules share: the small checks several sections make
+(pkg/apis/core/validation/validation.go); values are printed as field.Error prints them by
+formats.py, whose printers this module passes on."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import ipaddress
 from functools import lru_cache
 
 from trainops.knowledge.apivalidation import go_quantity, names
+from trainops.knowledge.apivalidation.formats import invalid, not_supported, required
 from trainops.knowledge.apivalidation.meta import Errors
 
 MAX_INT32 = 2147483647
@@ -16,75 +18,6 @@ NOT_POSITIVE = "must be greater than zero"
 FILE_MODE = "must be a number between 0 and 0777 (octal), both inclusive"
 PORT_RANGE = "must be between 1 and 65535, inclusive"
 ID_RANGE = f"must be between 0 and {MAX_INT32}, inclusive"
-
-
-def go_quote(text: str) -> str:
-    """strconv.Quote (%q), as field.Error prints a string value."""
-    out = ['"']
-    for ch in text:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif ch.isprintable():
-            out.append(ch)
-        elif ord(ch) < 0x80:
-            out.append(f"\\x{ord(ch):02x}")
-        elif ord(ch) < 0x10000:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(f"\\U{ord(ch):08x}")
-    out.append('"')
-    return "".join(out)
-
-
-_ESCAPES = {
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\v": "\\v",
-}
-
-
-def shown(value: object) -> str:
-    """A value as field.Error's ErrorBody prints it: strings quoted, numbers and booleans bare,
-    a []string in %#v form."""
-    if isinstance(value, str):
-        return go_quote(value)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return "[]string{" + ", ".join(go_quote(v) for v in value) + "}"
-    return str(value)
-
-
-def invalid(value: object, message: str) -> str:
-    return f"Invalid value: {shown(value)}: {message}"
-
-
-def not_supported(value: object, supported: tuple[str, ...]) -> str:
-    return f"Unsupported value: {shown(value)}: supported values: " + ", ".join(
-        go_quote(v) for v in supported
-    )
-
-
-def required(detail: str = "") -> str:
-    return f"Required value: {detail}" if detail else "Required value"
-
-
-def forbidden(detail: str) -> str:
-    return f"Forbidden: {detail}"
-
-
-def duplicate(value: object) -> str:
-    return f"Duplicate value: {shown(value)}"
-
-
-def not_found(value: object) -> str:
-    return f"Not found: {shown(value)}"
 
 
 def as_int(value: object) -> int | None:

@@ -8,6 +8,12 @@ from __future__ import annotations
 import re
 
 from trainops.knowledge.apivalidation import names
+from trainops.knowledge.apivalidation.formats import (
+    forbidden,
+    invalid,
+    not_supported,
+    required,
+)
 from trainops.knowledge.apivalidation.meta import Errors
 from trainops.knowledge.apivalidation.pod_common import (
     IS_NEGATIVE,
@@ -15,10 +21,6 @@ from trainops.knowledge.apivalidation.pod_common import (
     as_int,
     as_str,
     dicts,
-    forbidden,
-    invalid,
-    not_supported,
-    required,
 )
 
 _SCHEMES = ("HTTP", "HTTPS")

@@ -9,14 +9,16 @@ from __future__ import annotations
 from functools import lru_cache
 
 from trainops.knowledge.apivalidation import go_quantity, names
+from trainops.knowledge.apivalidation.formats import (
+    forbidden,
+    invalid,
+    required,
+)
 from trainops.knowledge.apivalidation.meta import Errors
 from trainops.knowledge.apivalidation.pod_common import (
     IS_NEGATIVE,
     QUANTITY_SYNTAX,
-    forbidden,
-    invalid,
     quantity,
-    required,
 )
 
 _STANDARD_RESOURCES = frozenset(

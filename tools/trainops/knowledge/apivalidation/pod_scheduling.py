@@ -6,22 +6,24 @@ validateReadinessGates, validateSchedulingGates; apimachinery's ValidateLabelSel
 from __future__ import annotations
 
 from trainops.knowledge.apivalidation import names
-from trainops.knowledge.apivalidation.formats import validate_labels
+from trainops.knowledge.apivalidation.formats import (
+    forbidden,
+    go_quote,
+    invalid,
+    not_supported,
+    required,
+    validate_labels,
+)
 from trainops.knowledge.apivalidation.meta import Errors
 from trainops.knowledge.apivalidation.pod_common import (
     NOT_POSITIVE,
     as_int,
     as_str,
     dicts,
-    forbidden,
-    go_quote,
-    invalid,
     is_ip,
     label,
     memoized,
-    not_supported,
     qualified,
-    required,
     strings,
     subdomain,
 )

@@ -10,17 +10,19 @@ from __future__ import annotations
 import re
 
 from trainops.knowledge.apivalidation import names
+from trainops.knowledge.apivalidation.formats import (
+    forbidden,
+    go_quote,
+    invalid,
+    not_supported,
+    required,
+)
 from trainops.knowledge.apivalidation.meta import Errors
 from trainops.knowledge.apivalidation.pod_common import (
     ID_RANGE,
     MAX_INT32,
     as_int,
-    forbidden,
-    go_quote,
-    invalid,
     local_descending_path,
-    not_supported,
-    required,
 )
 
 _PROFILE_TYPES = ("Localhost", "RuntimeDefault", "Unconfined")

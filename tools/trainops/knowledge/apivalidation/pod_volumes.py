@@ -10,6 +10,13 @@ import re
 from collections.abc import Callable
 
 from trainops.knowledge.apivalidation import names
+from trainops.knowledge.apivalidation.formats import (
+    forbidden,
+    go_quote,
+    invalid,
+    not_supported,
+    required,
+)
 from trainops.knowledge.apivalidation.meta import Errors
 from trainops.knowledge.apivalidation.pod_common import (
     VOLUME_FIELD_PATHS,
@@ -17,20 +24,15 @@ from trainops.knowledge.apivalidation.pod_common import (
     as_str,
     dicts,
     file_mode,
-    forbidden,
-    go_quote,
-    invalid,
     key_to_path,
     label,
     local_descending_path,
     local_non_reserved_path,
     memoized,
     no_backsteps,
-    not_supported,
     object_field_selector,
     qualified,
     quantity,
-    required,
     resource_field_selector,
     subdomain,
 )
