@@ -27,6 +27,7 @@ from trainops.knowledge.apivalidation.formats import (
     not_found,
     not_supported,
     required,
+    validate_labels,
 )
 from trainops.knowledge.apivalidation.meta import Errors
 from trainops.knowledge.apivalidation.pod_common import (
@@ -592,7 +593,7 @@ def _pod_level(spec: dict, path: str, pod: _Pod) -> Errors:
         errors.append((f"{path}.dnsPolicy", not_supported(dns, _DNS_POLICIES)))
     selector = get("nodeSelector")
     if isinstance(selector, dict) and selector:
-        errors += pod_scheduling.labels(selector, f"{path}.nodeSelector")
+        errors += validate_labels(selector, f"{path}.nodeSelector")
     errors += _pod_security(
         (
             get("securityContext"),

@@ -12,7 +12,7 @@ from trainops.knowledge.apivalidation.formats import (
     invalid,
     not_supported,
     required,
-    validate_labels,
+    validate_label_selector,
 )
 from trainops.knowledge.apivalidation.meta import Errors
 from trainops.knowledge.apivalidation.pod_common import (
@@ -30,45 +30,6 @@ from trainops.knowledge.apivalidation.pod_common import (
 
 _NOT_OPERATOR = "not a valid selector operator"
 _WEIGHT = "must be in the range 1-100"
-
-
-def labels(mapping: object, path: str) -> Errors:
-    """metav1 ValidateLabels: qualified keys, label values (all reported at the map's path)."""
-    return validate_labels(mapping, path)
-
-
-def label_selector(selector: object, path: str) -> Errors:
-    """metav1 ValidateLabelSelector, invalid label values not allowed."""
-    if not isinstance(selector, dict):
-        return []
-    match_labels = selector.get("matchLabels")
-    errors = labels(match_labels, f"{path}.matchLabels") if match_labels else []
-    expressions = selector.get("matchExpressions")
-    if not expressions or not isinstance(expressions, list):
-        return errors
-    for index, expression in enumerate(expressions):
-        if not isinstance(expression, dict):
-            continue
-        where = f"{path}.matchExpressions[{index}]"
-        operator = expression.get("operator")
-        values = strings(expression.get("values"))
-        if operator in ("In", "NotIn"):
-            if not values:
-                message = "must be specified when `operator` is 'In' or 'NotIn'"
-                errors.append((f"{where}.values", required(message)))
-        elif operator in ("Exists", "DoesNotExist"):
-            if values:
-                message = "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
-                errors.append((f"{where}.values", forbidden(message)))
-        else:
-            errors.append((f"{where}.operator", invalid(as_str(operator), _NOT_OPERATOR)))
-        errors += qualified(f"{where}.key", as_str(expression.get("key")))
-        for value_index, value in enumerate(values):
-            errors += [
-                (f"{where}.values[{value_index}]", invalid(value, m))
-                for m in names.label_value(value)
-            ]
-    return errors
 
 
 def _node_requirement(requirement: dict, path: str) -> Errors:
@@ -157,9 +118,9 @@ def _pod_affinity_term(term: dict, path: str) -> Errors:
     """validatePodAffinityTerm."""
     get = term.get
     selector = get("labelSelector")
-    errors = label_selector(selector, f"{path}.labelSelector") if selector else []
+    errors = validate_label_selector(selector, f"{path}.labelSelector") if selector else []
     if (namespace_selector := get("namespaceSelector")) is not None:
-        errors += label_selector(namespace_selector, f"{path}.namespaceSelector")
+        errors += validate_label_selector(namespace_selector, f"{path}.namespaceSelector")
     if namespaces := get("namespaces"):
         for namespace in strings(namespaces):
             errors += label(f"{path}.namespace", namespace)
@@ -341,7 +302,7 @@ def topology_spread(value: list, path: str) -> Errors:
                     errors.append(
                         (f"{where}.matchLabelKeys[{key_index}]", invalid(match_key, message))
                     )
-        errors += label_selector(selector, f"{where}.labelSelector")
+        errors += validate_label_selector(selector, f"{where}.labelSelector")
     return errors
 
 
