@@ -7,7 +7,7 @@ import json
 from typing import TextIO
 
 from trainops.live.drift import CHANGED, EXTRA, MISSING, Drift
-from trainops.report.review_json import _object as object_data  # `diff`'s shape of one object
+from trainops.report.review_json import object_data  # `diff`'s shape of one object
 
 
 def as_data(drift: Drift, target: str) -> dict:

@@ -10,7 +10,7 @@ from typing import TextIO
 from trainops.live.drift import CHANGED, EXTRA, MISSING, Drift, LayerDrift
 from trainops.report.drift_text import headline
 from trainops.report.review_common import schema_summary, shown_fields
-from trainops.report.review_markdown import _field_lines as field_lines  # as `diff` writes them
+from trainops.report.review_markdown import field_lines  # as `diff` writes them
 from trainops.report.visible import visible_lines
 
 _MARK = {

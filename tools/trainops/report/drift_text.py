@@ -9,8 +9,10 @@ from rich.console import Console
 
 from trainops.live.drift import CHANGED, EXTRA, MISSING, Drift, ObjectDrift
 from trainops.report.review_common import schema_summary, shown_fields
-from trainops.report.review_text import _field as field_line  # a field change as `diff` prints it
-from trainops.report.review_text import escape
+from trainops.report.review_text import (
+    escape,
+    field_line,  # a field change as `diff` prints it
+)
 
 _MARK = {
     CHANGED: ("~", "yellow", "differs from git"),

@@ -24,7 +24,7 @@ def _field(change: FieldChange) -> dict:
     return data
 
 
-def _object(change: ObjectChange) -> dict:
+def object_data(change: ObjectChange) -> dict:
     data = {
         "change": change.change,
         "apiVersion": change.api_version,
@@ -56,7 +56,7 @@ def as_data(review: Review) -> dict:
                 "root": r.root,
                 "status": r.status,
                 "failure": r.failure,
-                "objects": [_object(o) for o in r.objects],
+                "objects": [object_data(o) for o in r.objects],
             }
             for r in review.roots
         ],

@@ -43,7 +43,7 @@ def _finding(finding: Finding) -> str:
     return f"- **{finding.severity.value}** {_code(finding.rule)} {_code(where)}{subject}{path}: {finding.message}"
 
 
-def _field_lines(field: FieldChange) -> list[str]:
+def field_lines(field: FieldChange) -> list[str]:
     path = field.path or "(whole object)"
     if multiline(field):
         body = list(
@@ -64,7 +64,7 @@ def _object_lines(change: ObjectChange) -> list[str]:
     lines = [f"{_MARK[change.change]} {change.title}"]
     fields, hidden = shown_fields(change)
     for field in fields:
-        lines += _field_lines(field)
+        lines += field_lines(field)
     summary = schema_summary(change)
     if summary:
         lines.append(f"  {summary}")

@@ -42,7 +42,7 @@ def escape(text: object) -> str:
     return escape_markup(visible(text))
 
 
-def _field(console: Console, field: FieldChange) -> None:
+def field_line(console: Console, field: FieldChange) -> None:
     path = escape(field.path or "(whole object)")
     if multiline(field):
         console.print(f"      {path}:")
@@ -69,7 +69,7 @@ def _object(console: Console, change: ObjectChange) -> None:
     console.print(f"  [{style}]{mark} {escape(change.title)}[/]")
     fields, hidden = shown_fields(change)
     for field in fields:
-        _field(console, field)
+        field_line(console, field)
     summary = schema_summary(change)
     if summary:
         console.print(f"      [dim]{escape(summary)}[/dim]")
