@@ -144,10 +144,12 @@ class Renderer:
     def _passed_through(self, directory: Path) -> Path | None:
         """The last folder of a chain of kustomizations that each only list the next, or None;
         a chain that comes back on itself is left to kustomize, which reports the cycle."""
-        if not self.compose or preflight.refusal(directory) is not None:
+        inner = kustomization.passed_through(directory) if self.compose else None
+        # Only a pass-through pays for the preflight here: every other root has it in _run, on
+        # a cache miss alone.
+        if inner is None or preflight.refusal(directory) is not None:
             return None
         seen = {directory.resolve()}
-        inner = kustomization.passed_through(directory)
         while inner is not None:
             if inner.resolve() in seen or len(seen) > 32:
                 return None
