@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 
 from trainops.knowledge.apivalidation import names
+from trainops.knowledge.apivalidation.formats import invalid
 from trainops.model.shape import mapping
 
 Errors = list[tuple[str, str]]
@@ -30,17 +30,6 @@ OBJECT_META_FIELDS = frozenset(
         "managedFields",
     ]
 )
-
-
-def invalid(value: object, message: str) -> str:
-    shown = json.dumps(value) if isinstance(value, str) else str(value)
-    return f"Invalid value: {shown}: {message}"
-
-
-def not_supported(value: object, supported: tuple[str, ...]) -> str:
-    """field.NotSupported's message: the value and the supported ones, quoted, in the order given."""
-    shown = json.dumps(value) if isinstance(value, str) else str(value)
-    return f"Unsupported value: {shown}: supported values: {', '.join(map(json.dumps, supported))}"
 
 
 def _path_segment(value: str) -> Sequence[str]:
@@ -85,7 +74,8 @@ def _finalizers(finalizers: object, path: str, custom: bool) -> Errors:
         return errors
     if "orphan" in finalizers and "foregroundDeletion" in finalizers:  # kube-apiserver v1.32.13
         message = "finalizer orphan and foregroundDeletion cannot be both set"
-        errors.append((f"{path}.finalizers", f"Invalid value: {message}"))
+        strings = [f for f in finalizers if isinstance(f, str)]
+        errors.append((f"{path}.finalizers", invalid(strings, message)))
     for index, finalizer in enumerate(finalizers):
         if finalizer is None:
             finalizer = ""  # the server decodes a null item as ""
