@@ -11,7 +11,7 @@ import copy
 
 import pytest
 
-from trainops.knowledge.apivalidation import cron, formats, go_decode, kinds
+from trainops.knowledge.apivalidation import cron, formats, go_decode, go_quantity, kinds
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster, Rendered
 from trainops.rules import api_validation
@@ -1112,7 +1112,7 @@ BAD = {
     "pvc-storage-not-a-quantity": (
         pvc(resources={"requests": {"storage": "10 Gi"}}),
         "spec.resources[storage]",
-        formats.QUANTITY_SYNTAX,  # the request fails decoding
+        go_quantity.FORMAT_WRONG,  # the request fails decoding
     ),
     "pvc-storage-class": (
         pvc(storageClassName="Fast_SSD"),
@@ -1650,8 +1650,8 @@ def test_quantities_print_as_go_prints_them():
         ("12e-1", "1200e-3"),
     ):
         quantity = formats.parse_quantity(text)
-        assert isinstance(quantity, formats.Quantity) and quantity.canonical() == canonical
-    assert formats.parse_quantity("1.2.3") == formats.QUANTITY_SYNTAX
+        assert isinstance(quantity, formats.Quantity) and quantity.string() == canonical
+    assert formats.parse_quantity("1.2.3") == go_quantity.FORMAT_WRONG
 
 
 def test_sloppy_ips_and_cidrs_are_read_as_the_server_reads_them():

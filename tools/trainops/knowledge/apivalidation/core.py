@@ -217,7 +217,7 @@ def pvc_spec(spec: dict, path: str, prepared: bool = True) -> Errors:
             errors.append((f"{path}.resources[storage]", amount))  # the request fails decoding
         elif amount is not None and amount.value <= 0:
             message = "must be greater than zero"
-            errors.append((f"{path}.resources[storage]", invalid(amount.canonical(), message)))
+            errors.append((f"{path}.resources[storage]", invalid(amount.string(), message)))
         if len(requests) > 1:
             errors += _quantities(requests, f"{path}.resources.requests", skip="storage")
     if isinstance(resources, dict) and isinstance(limits := resources.get("limits"), dict):
@@ -493,36 +493,38 @@ def _limit_bounds(
         errors.append((f"{where}.{key}[{name}]", invalid(go_quantity(shown, True), message)))
 
     if low and high and low.value > high.value:
-        bad("min", low, f"min value {low.canonical()} is greater than max value {high.canonical()}")
+        bad("min", low, f"min value {low.string()} is greater than max value {high.string()}")
     if request and low and low.value > request.value:
-        message = f"min value {low.canonical()} is greater than default request value {request.canonical()}"
+        message = (
+            f"min value {low.string()} is greater than default request value {request.string()}"
+        )
         bad("defaultRequest", request, message)
     if request and high and request.value > high.value:
-        message = f"default request value {request.canonical()} is greater than max value {high.canonical()}"
+        message = (
+            f"default request value {request.string()} is greater than max value {high.string()}"
+        )
         bad("defaultRequest", request, message)
     if request and default and request.value > default.value:
-        message = f"default request value {request.canonical()} is greater than default limit value {default.canonical()}"
+        message = f"default request value {request.string()} is greater than default limit value {default.string()}"
         bad("defaultRequest", request, message)
     if default and low and low.value > default.value:
-        message = f"min value {low.canonical()} is greater than default value {default.canonical()}"
+        message = f"min value {low.string()} is greater than default value {default.string()}"
         bad("default", low, message)
     if default and high and default.value > high.value:
-        message = (
-            f"default value {default.canonical()} is greater than max value {high.canonical()}"
-        )
+        message = f"default value {default.string()} is greater than max value {high.string()}"
         bad("default", high, message)
     if ratio and ratio.value < 1:
-        bad("maxLimitRequestRatio", ratio, f"ratio {ratio.canonical()} is less than 1")
+        bad("maxLimitRequestRatio", ratio, f"ratio {ratio.string()} is less than 1")
     if ratio and low and high and low.value != 0:
         limit = high.value / low.value
         if ratio.value > limit:
-            message = f"ratio {ratio.canonical()} is greater than max/min = {float(limit):f}"
+            message = f"ratio {ratio.string()} is greater than max/min = {float(limit):f}"
             bad("maxLimitRequestRatio", ratio, message)
     overcommit = _is_native(name) and not name.startswith("hugepages-")
     if not overcommit and default and request and default.value != request.value:
         message = (
-            f"default value {default.canonical()} must equal to defaultRequest value "
-            f"{request.canonical()} in {name}"
+            f"default value {default.string()} must equal to defaultRequest value "
+            f"{request.string()} in {name}"
         )
         bad("defaultRequest", request, message)
     return errors
@@ -610,7 +612,7 @@ def resource_quota(doc: dict) -> Errors:
         elif value is not None:
             if value.value < 0:
                 errors.append(
-                    (where, invalid(value.canonical(), "must be greater than or equal to 0"))
+                    (where, invalid(value.string(), "must be greater than or equal to 0"))
                 )
             if (name in _INTEGER_RESOURCES or _is_extended(name)) and _milli(value) % 1000:
                 errors.append((where, invalid(go_quantity(value), "must be an integer")))

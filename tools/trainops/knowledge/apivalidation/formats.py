@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from fractions import Fraction
 from functools import lru_cache
 from typing import TypeGuard
 
+from trainops.knowledge.apivalidation import go_quantity as quantities
 from trainops.knowledge.apivalidation import names
+from trainops.knowledge.apivalidation.go_quantity import Quantity
 
 Errors = list[tuple[str, str]]
 
@@ -434,143 +435,26 @@ def valid_cidr(value: object, path: str) -> Errors:
     return []
 
 
-# --- quantities (apimachinery api/resource) ------------------------------------------------
-
-_QUANTITY = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(.*)")
-_BINARY = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
-_DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
-_DECIMAL_SUFFIX = {v: k for k, v in _DECIMAL.items()}
-_BINARY_SUFFIX = {v: k for k, v in _BINARY.items()}
-QUANTITY_PATTERN = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
-QUANTITY_SYNTAX = f"quantities must match the regular expression '{QUANTITY_PATTERN}'"
-QUANTITY_SUFFIX = "unable to parse quantity's suffix"
-
-
-class Quantity:
-    """A parsed resource.Quantity: its exact value and the format its suffix chose."""
-
-    __slots__ = ("value", "format", "text", "amount", "cached")
-
-    def __init__(self, value: Fraction, format: str, text: str = "") -> None:
-        self.value = value
-        self.format = format  # "BinarySI", "DecimalSI" or "DecimalExponent"
-        self.text = text  # as written
-        self.amount: tuple[int, int] | None = None  # Go's int64Amount (value, scale)
-        self.cached = ""  # the string ParseQuantity cached
-
-    def canonical(self) -> str:
-        """Quantity.String(): the canonical form (CanonicalizeBytes)."""
-        value, form = self.value, self.format
-        if value == 0:
-            return "0"
-        if form == "BinarySI" and (abs(value) < 1024 or value.denominator != 1):
-            form = "DecimalSI"
-        sign = "-" if value < 0 else ""
-        magnitude = abs(value)
-        if form == "BinarySI":
-            number, exponent = int(magnitude), 0
-            while number % 1024 == 0 and exponent < 60:
-                number //= 1024
-                exponent += 10
-            return f"{sign}{number}{_BINARY_SUFFIX[exponent]}"
-        # decimal: the smallest exponent, a multiple of 3, that keeps the mantissa an integer
-        exponent = -9
-        scaled = magnitude * Fraction(10) ** 9
-        if scaled.denominator != 1:  # values finer than nano round up to it
-            scaled = Fraction(-(-scaled.numerator // scaled.denominator))
-        number = int(scaled)
-        while number % 1000 == 0 and exponent < 18:
-            number //= 1000
-            exponent += 3
-        if form == "DecimalExponent":
-            return f"{sign}{number}" + (f"e{exponent}" if exponent else "")
-        return f"{sign}{number}{_DECIMAL_SUFFIX[exponent]}"
-
-
-@lru_cache(maxsize=4096)
-def _parse_quantity_text(text: str) -> Quantity | str:
-    match = _QUANTITY.fullmatch(text)
-    if not text or match is None:
-        return QUANTITY_SYNTAX
-    sign, whole, fraction, suffix = match.groups()
-    fraction = fraction or ""
-    if not whole and not fraction:
-        return QUANTITY_SYNTAX
-    number = Fraction(int(whole or "0")) + (
-        Fraction(int(fraction), 10 ** len(fraction)) if fraction else 0
-    )
-    if sign == "-":
-        number = -number
-    if suffix in _BINARY:
-        form, exponent, value = "BinarySI", _BINARY[suffix], number * 2 ** _BINARY[suffix]
-    elif suffix in _DECIMAL:
-        form, exponent = "DecimalSI", _DECIMAL[suffix]
-        value = number * Fraction(10) ** exponent
-    elif suffix[:1] in ("e", "E"):
-        found = go_atoi(suffix[1:])
-        if found is None or not suffix[1:].lstrip("+-").isdigit():
-            return QUANTITY_SUFFIX
-        form, exponent, value = "DecimalExponent", found, number * Fraction(10) ** found
-    elif not re.fullmatch(r"[eEinumkKMGTP]*[-+]?[0-9]*", suffix):
-        return QUANTITY_SYNTAX
-    else:
-        return QUANTITY_SUFFIX
-    quantity = Quantity(value, form, text)
-    quantity.amount, quantity.cached = _go_amount(
-        text, sign != "-", whole, fraction, form, exponent
-    )
-    return quantity
-
-
-def _go_amount(
-    text: str, positive: bool, whole: str, fraction: str, form: str, exponent: int
-) -> tuple[tuple[int, int] | None, str]:
-    """ParseQuantity's fast path: the int64Amount (the digits as written, and a scale) and the
-    string it caches when the text is canonical; (None, "") when the amount needs an inf.Dec."""
-    mantissa, scale = 1, exponent
-    if form == "BinarySI":
-        scale = 0
-        if exponent < 0 or fraction:
-            return None, ""
-        mantissa = 1 << exponent
-        precision = 15 - len(whole) - int(exponent * 3 / 10) - 1
-    else:
-        precision = 18 - (len(whole) + len(fraction))  # maxInt64Factors
-    if precision < 0:
-        return None, ""
-    scale -= len(fraction)
-    if scale < -9:
-        return None, ""
-    shifted = whole + fraction
-    result = int(shifted) * mantissa
-    if result >= 2**63:
-        return None, ""
-    if form == "BinarySI":
-        canonical = exponent % 10 == 0 and int(shifted) & 0x07 != 0
-    else:
-        canonical = scale % 3 == 0 and not shifted.endswith("000") and shifted[0] != "0"
-    return (result if positive else -result, scale), text if canonical else ""
+# --- quantities (apimachinery api/resource: go_quantity.py holds the port) -------------------
 
 
 def parse_quantity(value: object) -> Quantity | str | None:
     """A quantity as the API server decodes it: a Quantity, the decoding error's text, or None
     for a value of another type (the schema rule's)."""
-    if isinstance(value, bool):
+    text = quantities.text_of(value)
+    if text is None:
         return None
-    if isinstance(value, int):
-        return _parse_quantity_text(str(value))
-    if isinstance(value, float):
-        return _parse_quantity_text(repr(value)) if value == value else QUANTITY_SYNTAX
-    if isinstance(value, str):
-        return _parse_quantity_text(value.strip())
-    return None
+    try:
+        return quantities.parse(text)
+    except quantities.QuantityError as error:
+        return str(error)
 
 
 def go_quantity(quantity: Quantity, printed: bool = False) -> GoValue:
     """A resource.Quantity as %#v prints it: its int64Amount, and its cached string — the text
     ParseQuantity kept when it was canonical, or the canonical form once String() ran on it
     (printed: the message quotes the same quantity)."""
-    cached = quantity.canonical() if printed else quantity.cached
+    cached = quantity.string() if printed else quantity.s
     if quantity.amount is None:
         amount, dec = "value:0, scale:0", "(*inf.Dec)(0xc000000000)"
     else:
