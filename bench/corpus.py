@@ -192,7 +192,28 @@ def _pod(name: str, rng: random.Random) -> dict:
     }
 
 
-def app(index: int, rng: random.Random) -> list[dict]:
+def _pytorch_job(meta: dict, rng: random.Random) -> dict:
+    """A Kubeflow PyTorchJob (a custom resource: its schema comes from the CRD roots)."""
+    pod = _pod(meta["name"], rng)
+    pod["spec"]["restartPolicy"] = "OnFailure"
+    pod["spec"]["containers"][0]["name"] = "pytorch"  # the container the operator configures
+    replica = {"restartPolicy": "OnFailure", "template": pod}
+    return {
+        "apiVersion": "kubeflow.org/v1",
+        "kind": "PyTorchJob",
+        "metadata": {**meta, "name": f"{meta['name']}-train"},
+        "spec": {
+            "runPolicy": {"backoffLimit": 3, "ttlSecondsAfterFinished": 3600},
+            "pytorchReplicaSpecs": {
+                "Master": {**replica, "replicas": 1},
+                "Worker": {**replica, "replicas": rng.randint(1, 4)},
+            },
+        },
+    }
+
+
+def app(index: int, rng: random.Random, custom: bool = False) -> list[dict]:
+    """One application's resources; with `custom`, its CronJob is a PyTorchJob instead."""
     name, ns = f"app-{index}", f"team-{index % 20}"
     meta = {
         "name": name,
@@ -201,7 +222,7 @@ def app(index: int, rng: random.Random) -> list[dict]:
     }
     batch_pod = _pod(name, rng)
     batch_pod["spec"]["restartPolicy"] = "OnFailure"
-    return [
+    docs = [
         {
             "apiVersion": "apps/v1",
             "kind": "Deployment",
@@ -303,6 +324,9 @@ def app(index: int, rng: random.Random) -> list[dict]:
             },
         },
     ]
+    if custom:
+        docs[4] = _pytorch_job(meta, rng)
+    return docs
 
 
 class _NoAliases(yaml.SafeDumper):
@@ -312,10 +336,13 @@ class _NoAliases(yaml.SafeDumper):
         return True
 
 
-def write_corpus(folder: Path, resources: int = 10_000, files: int = 200, seed: int = 7) -> int:
-    """Write `resources` objects across `files` multi-document files; returns the count written."""
+def write_corpus(
+    folder: Path, resources: int = 10_000, files: int = 200, seed: int = 7, custom: bool = False
+) -> int:
+    """Write `resources` objects across `files` multi-document files (one in ten a custom
+    resource with `custom`); returns the count written."""
     rng = random.Random(seed)
-    docs = [doc for index in range(resources // KINDS_PER_APP) for doc in app(index, rng)]
+    docs = [doc for index in range(resources // KINDS_PER_APP) for doc in app(index, rng, custom)]
     folder.mkdir(parents=True, exist_ok=True)
     per_file = -(-len(docs) // files)
     for number in range(files):

@@ -308,6 +308,24 @@ def test_bounds_allow_what_real_manifests_do():
     assert bounds_problem("a: &x 1\nb: *nowhere\n") is None  # not YAML: the parse says so
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "".join(" " * i + f"k{i}:\n" for i in range(250)) + " " * 250 + "v\n",  # indentation
+        "- " * 250 + "x\n",  # block sequences opened on the first line
+        "a:\n  " + "- " * 250 + "x\n",  # ... on a later line
+    ],
+    ids=["indented", "first-line", "later-line"],
+)
+def test_block_nesting_past_the_bound_is_found_without_brackets(text):
+    # The quick bound reads only the leading characters of each line; deeper block nesting must
+    # still reach the exact count from the parser's events.
+    from trainops.model.yaml_bounds import nesting_problem
+
+    found = nesting_problem(text)
+    assert found is not None and found[1] == "the document nests more than 200 levels deep"
+
+
 DUPLICATE = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n  name: c\n"
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import marshal
 import shutil
 from pathlib import Path
 
@@ -208,12 +209,8 @@ def test_a_tampered_parse_entry_is_parsed_again(private_cache):
     text = "".join(CM.format(name=f"c{n}", value=n) + "---\n" for n in range(1000))
     first = parse_stream(text, "big.yaml")
     [entry] = list((private_cache / objects.PARSED_FOLDER).glob("*.entry"))
-    forged = json.dumps(
-        {"objects": [[{"kind": 1}, 1, False]], "syntax_errors": [], "malformed": []}
-    )
-    entry.write_bytes(
-        hashlib.sha256(forged.encode()).hexdigest().encode() + b"\n" + forged.encode()
-    )
+    forged = marshal.dumps(([({"kind": 1}, 1, False)], [], []))  # hashed, but not an object
+    entry.write_bytes(hashlib.sha256(forged).hexdigest().encode() + b"\n" + forged)
     again = parse_stream(text, "big.yaml")
     assert [o.doc for o in again.objects] == [o.doc for o in first.objects]
     assert [o.line for o in again.objects] == [o.line for o in first.objects]

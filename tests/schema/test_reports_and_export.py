@@ -124,6 +124,18 @@ def _tamper(entry: Path, payload: bytes, *, rehash: bool) -> None:
     entry.write_bytes(digest + b"\n" + payload)
 
 
+JOBSET = """\
+# Custom resources in this file, and the folder that installs each one's CRD
+# (apply that layer first; until then `kubectl apply --dry-run=client` fails as shown):
+#   JobSet jobset.x-k8s.io/v1alpha2 (crds):
+#     no matches for kind "JobSet" in version "jobset.x-k8s.io/v1alpha2"
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: j}
+spec: {replicatedJobs: []}
+"""
+
+
 def test_a_corrupt_cache_entry_is_rebuilt_and_said(mirror, tmp_path):
     cache = tmp_path / "cache"
     write_tree(
@@ -133,7 +145,8 @@ def test_a_corrupt_cache_entry_is_rebuilt_and_said(mirror, tmp_path):
             "crds/kustomization.yaml": f"resources:\n  - {REPO}/operators/jobset\n".replace(
                 str(REPO), _relative(tmp_path / "crds", REPO)
             ),
-            "manifests/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+            # A custom resource: plain files render the CRD roots only for what needs them.
+            "manifests/js.yaml": JOBSET,
         },
     )
     env = {"TRAINOPS_CACHE_DIR": str(cache)}

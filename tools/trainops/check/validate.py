@@ -15,6 +15,7 @@ from typing import TextIO
 from trainops.check import crd_roots as crd_roots_cache
 from trainops.check.redact import secret_values, without_secrets
 from trainops.knowledge.decoding import read_as_server
+from trainops.knowledge.schema import core
 from trainops.knowledge.schema.catalog import Catalog
 from trainops.model import field_lines, ignores, objects
 from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS, Config
@@ -22,6 +23,7 @@ from trainops.model.errors import CannotRun
 from trainops.model.field_lines import field_line
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import Parsed, Problem
+from trainops.model.parse_files import parse_files
 from trainops.model.paths import display
 from trainops.model.rendered import Cluster, Rendered
 from trainops.render import kustomization
@@ -149,13 +151,11 @@ def _read_files(root: Root) -> Rendered:
     rendered = Rendered(root.name, path=root.path)
     for folder, why in refused:
         rendered.syntax_errors.append(Problem(display(folder), None, f"cannot be read: {why}"))
-    for file in files:
-        try:
-            parsed = objects.parse_file(file)
-        except objects.Unreadable as error:
-            rendered.syntax_errors.append(Problem(display(file), None, str(error)))
-            continue
-        _absorb(rendered, parsed)
+    for file, parsed in zip(files, parse_files(files)):
+        if isinstance(parsed, objects.Unreadable):
+            rendered.syntax_errors.append(Problem(display(file), None, str(parsed)))
+        else:
+            _absorb(rendered, parsed)
     return rendered
 
 
@@ -563,21 +563,44 @@ def load_with_crd_roots(
     crd_roots: list[Root],
     renderer: Renderer | None,
     load: Callable[[list[Root]], list[Rendered]],
+    needs: Callable[[list[Rendered]], bool] | None = None,
 ) -> WithCrdRoots:
     """load(roots + crd_roots), except that CRD roots unchanged since a run that read them
     cleanly are not read: their schemas come from one cache entry (check/crd_roots.py), which
-    CRD roots read cleanly now fill."""
+    CRD roots read cleanly now fill. When `needs` is given and every root is plain files, the
+    CRD roots are read only if `needs` says the files' objects need their schemas."""
     notes: list[str] = []
     key = crd_roots_cache.key(renderer, [(r.name, r.path) for r in crd_roots])
     schemas = crd_roots_cache.load(key, notes) if key else None
     from_cache = schemas is not None
-    loaded = load(roots + ([] if from_cache else crd_roots))
-    mine, theirs = loaded[: len(roots)], loaded[len(roots) :]
-    if key and not from_cache and all(r.loaded for r in theirs):
+    if from_cache or not crd_roots:
+        return WithCrdRoots(load(roots), [], schemas, from_cache, notes)
+    if needs is not None and not any(root.is_kustomization for root in roots):
+        # Files say what they hold before anything renders: CRD roots render only for objects
+        # their schemas may describe (ten thousand Deployments need none of them).
+        mine = load(roots)
+        if not needs(mine):
+            return WithCrdRoots(mine, [], None, False, notes)
+        theirs = load(crd_roots)
+    else:
+        loaded = load(roots + crd_roots)
+        mine, theirs = loaded[: len(roots)], loaded[len(roots) :]
+    if key and all(r.loaded for r in theirs):
         schemas = crd_roots_cache.of(theirs, notes)
         crd_roots_cache.store(key, schemas)
         theirs = []
     return WithCrdRoots(mine, theirs, schemas, from_cache, notes)
+
+
+def _needs_crd_schemas(loaded: list[Rendered], versions: list[str]) -> bool:
+    """Whether an object is a CRD, or of a kind no Kubernetes version of the run serves (a
+    custom resource, or a kind the API server lacks, whose finding may depend on the CRDs)."""
+    kinds = {(obj.api_version, obj.kind) for result in loaded for obj in result.objects}
+    return any(
+        kind == "CustomResourceDefinition"
+        or all(core.schema_for(version, api_version, kind) is None for version in versions)
+        for api_version, kind in kinds
+    )
 
 
 def load_or_fail(roots: list[Root], renderer: Renderer | None) -> list[Rendered]:
@@ -608,8 +631,13 @@ def validate(
     included = _reachable(roots)
     extra = [r for r in crd_roots if r.path.resolve() not in included]
     progress = Progress(len(roots) + len(extra))
+    versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
     loaded = load_with_crd_roots(
-        roots, extra, renderer, lambda some: load_roots(some, renderer, jobs, progress)
+        roots,
+        extra,
+        renderer,
+        lambda some: load_roots(some, renderer, jobs, progress),
+        lambda loaded: _needs_crd_schemas(loaded, versions),
     )
     rendered, extra_loaded = loaded.roots, loaded.crd_roots
     if loaded.from_cache:
@@ -626,7 +654,6 @@ def validate(
     rendered += [r for r in extra_loaded if not r.loaded]
     schema_sources = rendered + [r for r in extra_loaded if r.loaded]
     rendered_at = time.perf_counter()
-    versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
     catalog = catalog_for(
         schema_sources, versions, crd_roots, config.folder if config else None, loaded.schemas
     )

@@ -14,6 +14,7 @@ import functools
 import hashlib
 import os
 import tempfile
+import threading
 from pathlib import Path
 
 MAX_BYTES_ENV = "TRAINOPS_CACHE_MAX_MB"
@@ -98,7 +99,7 @@ def store(name: str, key: str, payload: bytes) -> None:
         os.replace(temporary, target)
     except OSError:
         return  # a cache that cannot be written only costs time
-    _bound(target.parent)
+    _bound(target.parent, len(payload))
 
 
 def max_bytes() -> int:
@@ -107,8 +108,26 @@ def max_bytes() -> int:
     return megabytes * 2**20
 
 
-def _bound(directory: Path) -> None:
+# Bytes in each folder as this process last counted them, plus what it wrote since: a folder is
+# listed once per run and again only when it may be over its bound, not once per entry written
+# (a cold run of 200 files would otherwise stat the folder's entries 200 times).
+_folder_bytes: dict[Path, int] = {}
+_folder_lock = threading.Lock()
+
+
+def _bound(directory: Path, written: int) -> None:
     """Evict least recently used entries until the folder is within the bound."""
+    limit = max_bytes()
+    with _folder_lock:
+        known = _folder_bytes.get(directory)
+        if known is not None and known + written <= limit:
+            _folder_bytes[directory] = known + written
+            return
+        _folder_bytes[directory] = _evict(directory, limit)
+
+
+def _evict(directory: Path, limit: int) -> int:
+    """Evict the least recently used entries beyond `limit` bytes; the bytes left."""
     entries = []
     for path in directory.glob(f"*{_SUFFIX}"):
         try:
@@ -117,10 +136,10 @@ def _bound(directory: Path) -> None:
             continue
         entries.append((stat.st_mtime, stat.st_size, path))
     total = sum(size for _, size, _ in entries)
-    limit = max_bytes()
     for _, size, path in sorted(entries):
         if total <= limit:
             break
         with contextlib.suppress(OSError):
             path.unlink()
             total -= size
+    return total

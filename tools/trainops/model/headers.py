@@ -37,8 +37,10 @@ def render(entries: list[Entry]) -> str:
 
 def read(text: str) -> tuple[list[Entry] | None, int, list[str]]:
     """(entries, characters the note spans, problems in its form); entries None when there is no note."""
+    if not text.startswith(TITLE):
+        return None, 0, []
     lines = text.split("\n")
-    if not lines or lines[0] != TITLE:
+    if lines[0] != TITLE:
         return None, 0, []
     problems, entries, index = [], [], 1
     if len(lines) > 1 and lines[1] == SECOND:

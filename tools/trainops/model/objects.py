@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-import json
+import marshal
 import math
 import os
 import re
 import stat
 import struct
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,7 +21,15 @@ import yaml_rs
 
 from trainops.model import cache
 from trainops.model.paths import display
-from trainops.model.yaml_bounds import MAX_DEPTH, anchored, excessive, join_path, nesting_problem
+from trainops.model.yaml_bounds import (
+    MAX_DEPTH,
+    TOO_DEEP,
+    anchored,
+    excessive,
+    join_path,
+    nesting_problem,
+    shallow_blocks,
+)
 
 T = TypeVar("T")
 
@@ -373,22 +382,33 @@ _JSON_TYPES = frozenset(_JSON_SCALARS)
 def _walk_tree(doc: object, nulls: list[bool]) -> str | None:
     """document_problem() of a document in which no node is shared. Paths are kept as
     (parent, key) links and spelled out only for the message. Appends to `nulls` when a value is
-    null (the API server reads it as Go's zero value: knowledge.decoding)."""
+    null (the API server reads it as Go's zero value: knowledge.decoding).
+
+    Every mapping is rebuilt with shared keys: one string object per distinct key, as json.loads
+    shares them, where the parser makes one per occurrence (a third of a large corpus's memory).
+    The top mapping is refilled in place; the others replace themselves in their parent."""
+    if isinstance(doc, dict):
+        wrong_key = _stringify_keys(doc)
+        if wrong_key:
+            return f"a key at the top is {wrong_key}"
+        shared = _with_shared_keys(doc)
+        doc.clear()
+        doc.update(shared)
     pending: list[tuple[object, tuple | None, int]] = [(doc, None, 1)]
     while pending:
         node, link, depth = pending.pop()
         if depth > MAX_DEPTH:
-            return f"the document nests more than {MAX_DEPTH} levels deep"
-        if isinstance(node, dict):
-            wrong_key = _stringify_keys(node)
-            if wrong_key:
-                return f"a key at {_spelled(link) or 'the top'} is {wrong_key}"
-            items = node.items()
-        else:
-            items = enumerate(node)  # type: ignore[arg-type]
+            return TOO_DEEP
+        items = node.items() if type(node) is dict else enumerate(node)  # type: ignore[arg-type]
         for key, value in items:
             kind = type(value)
-            if kind is dict or kind is list:
+            if kind is dict:
+                wrong_key = _stringify_keys(value)
+                if wrong_key:
+                    return f"a key at {_spelled((link, key))} is {wrong_key}"
+                value = node[key] = _with_shared_keys(value)  # type: ignore[index]
+                pending.append((value, (link, key), depth + 1))
+            elif kind is list:
                 pending.append((value, (link, key), depth + 1))
             elif value is None:
                 if not nulls:
@@ -399,6 +419,15 @@ def _walk_tree(doc: object, nulls: list[bool]) -> str | None:
                     "which JSON has no type for"
                 )
     return None
+
+
+# Every key string met so far, by itself (setdefault is one atomic step: threads may share it).
+_KEYS: dict[str, str] = {}
+
+
+def _with_shared_keys(node: dict) -> dict:
+    keys = _KEYS
+    return {keys.setdefault(key, key): value for key, value in node.items()}
 
 
 def _holds_null(doc: object) -> bool:
@@ -487,7 +516,7 @@ def reads_alike_in_yaml_1_1(text: str) -> bool:
 
 def _fast_whole(text: str, chunks: list[tuple[int, str]]) -> list[list] | None:
     """Each chunk's documents from one yaml-rs call over the whole stream, when that is safe."""
-    if _YAML11_ONLY.search(f"\n{text}\n") or anchored(text):
+    if _YAML11_ONLY.search(f"\n{text}\n") or anchored(text) or not shallow_blocks(text):
         return None
     try:
         loaded = yaml_rs.loads(text, parse_datetime=False)
@@ -500,11 +529,15 @@ def _fast_whole(text: str, chunks: list[tuple[int, str]]) -> list[list] | None:
     return None  # documents and chunks do not line up (a leading comment, say): go one by one
 
 
-# A stream this large is parsed once and kept in the cache, by its content: JSON reads back an
-# order of magnitude faster than YAML parses (a rendered root with CRDs, a big manifest).
-PARSED_FOLDER = "parsed-v2"
+# A stream this large is parsed once and kept in the cache, by its content, in marshal's format:
+# it writes 28 MB of parsed manifests in a twentieth of a second and reads them back faster than
+# YAML parses, keeping the parser's interned keys shared (one string per distinct key, not one per
+# occurrence). Its format is the interpreter's, hence the version in the key; the entry's hash is
+# verified before marshal reads it (trainops/model/cache.py), so it reads only what this parser wrote.
+PARSED_FOLDER = "parsed-v3"
 CACHED_FROM = 32 * 1024
 _PARSER = cache.source_digest(__file__)  # this module is the parser
+_FORMAT = f"marshal {marshal.version} {sys.version}"
 
 
 def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
@@ -521,30 +554,60 @@ def parse_stream(text: str, file: str, *, lines: bool = True) -> Parsed:
 
 
 def _kept(text: str, file: str, lines: bool) -> Parsed:
-    key = cache.key_of(PARSED_FOLDER, _PARSER, text, str(lines))
-    return _stamped(_parse_cached(text, file, lines, key), key)
-
-
-def _stamped(parsed: Parsed, key: str) -> Parsed:
-    for index, obj in enumerate(parsed.objects):
-        obj.source = f"{key[:32]}:{index}"
+    [parsed] = kept_unit([text], [file], unit_key([text], lines), lines)
     return parsed
 
 
-def _parse_cached(text: str, file: str, lines: bool, key: str) -> Parsed:
-    payload = cache.load(PARSED_FOLDER, key)
-    restored = _from_payload(payload, file) if payload is not None else None
+def unit_key(texts: list[str], lines: bool = True) -> str:
+    """The cache key of the parse of `texts` together (one large file, or a group of small ones,
+    or a rendered document when `lines` is False)."""
+    return cache.key_of(PARSED_FOLDER, _PARSER, _FORMAT, "files" if lines else "rendered", *texts)
+
+
+def kept_unit(texts: list[str], files: list[str], key: str, lines: bool = True) -> list[Parsed]:
+    """The parses of `texts` (named `files`), read back from the cache under `key` or parsed
+    and kept there. Their objects are stamped with the key (K8sObject.source)."""
+    restored = restore_unit(cache.load(PARSED_FOLDER, key), files, key)
     if restored is not None:
         return restored
-    parsed = _parse_stream(text, file, lines)
+    parsed, _ = parse_unit(texts, files, key, lines)
+    return parsed
+
+
+def parse_unit(
+    texts: list[str], files: list[str], key: str, lines: bool = True
+) -> tuple[list[Parsed], bytes]:
+    """Parse `texts` and keep the result under `key`; the parses, and the entry's payload."""
+    parsed = [_parse_stream(text, file, lines) for text, file in zip(texts, files)]
     payload = _to_payload(parsed)
-    if payload is None:
-        return parsed
     cache.store(PARSED_FOLDER, key, payload)
-    # Kept as JSON reads it back: its decoder shares each key string across the stream, where the
-    # YAML parser made one string per occurrence (a third less memory on large streams), and the
-    # objects are the same whether this run or the next parsed them.
-    return _from_payload(payload, file) or parsed
+    return [_stamped(one, key, first) for one, first in zip(parsed, _firsts(parsed))], payload
+
+
+def restore_unit(payload: bytes | None, files: list[str], key: str) -> list[Parsed] | None:
+    """The parses a payload of parse_unit() holds, named `files`, or None when there is none
+    or it is not what parse_unit writes."""
+    if payload is None:
+        return None
+    parsed = _from_payload(payload, files)
+    if parsed is None:
+        return None
+    return [_stamped(one, key, first) for one, first in zip(parsed, _firsts(parsed))]
+
+
+def _firsts(parsed: list[Parsed]) -> list[int]:
+    """The index of each parse's first object among the unit's."""
+    firsts, count = [], 0
+    for one in parsed:
+        firsts.append(count)
+        count += len(one.objects)
+    return firsts
+
+
+def _stamped(parsed: Parsed, key: str, first: int = 0) -> Parsed:
+    for index, obj in enumerate(parsed.objects, first):
+        obj.source = f"{key[:32]}:{index}"
+    return parsed
 
 
 def _parse_in_pieces(chunks: list[tuple[int, str]], file: str) -> Parsed:
@@ -581,40 +644,46 @@ def _parse_in_pieces(chunks: list[tuple[int, str]], file: str) -> Parsed:
     return parsed
 
 
-def _to_payload(parsed: Parsed) -> bytes | None:
-    """The parse as JSON, or None when JSON would not give the same values back. Every object
-    passed document_problem, so it holds only JSON's types under string keys, and reads back as
-    it was; NaN and infinities, which JSON lacks, are refused here."""
-    data = {
-        "objects": [[obj.doc, obj.line, obj.has_null] for obj in parsed.objects],
-        "syntax_errors": [[p.line, p.message] for p in parsed.syntax_errors],
-        "malformed": [[p.line, p.message] for p in parsed.malformed],
-    }
-    try:
-        return json.dumps(data, separators=(",", ":"), allow_nan=False).encode()
-    except (TypeError, ValueError):
-        return None
+def _to_payload(parsed: list[Parsed]) -> bytes:
+    return marshal.dumps(
+        [
+            (
+                [(obj.doc, obj.line, obj.has_null) for obj in one.objects],
+                [(p.line, p.message) for p in one.syntax_errors],
+                [(p.line, p.message) for p in one.malformed],
+            )
+            for one in parsed
+        ]
+    )
 
 
-def _from_payload(payload: bytes, file: str) -> Parsed | None:
+def _from_payload(payload: bytes, files: list[str]) -> list[Parsed] | None:
     try:
-        data = json.loads(payload)
-        objects = [K8sObject(doc, file, line, nulls) for doc, line, nulls in data["objects"]]
-        syntax_errors = [Problem(file, line, message) for line, message in data["syntax_errors"]]
-        malformed = [Problem(file, line, message) for line, message in data["malformed"]]
-    except (ValueError, KeyError, TypeError, RecursionError):
+        kept = marshal.loads(payload)
+        if len(kept) != len(files):
+            return None
+        parsed = [
+            Parsed(
+                [K8sObject(doc, file, line, nulls) for doc, line, nulls in kept_objects],
+                [Problem(file, line, message) for line, message in kept_syntax_errors],
+                [Problem(file, line, message) for line, message in kept_malformed],
+            )
+            for file, (kept_objects, kept_syntax_errors, kept_malformed) in zip(files, kept)
+        ]
+    except (ValueError, EOFError, TypeError):
         return None
-    # JSON holds no aliases and no values JSON lacks, and json.loads refuses nesting deeper than
-    # the recursion limit; what is left to check (the object's own shape) is cheap. The entry's
-    # hash was verified on read (trainops/model/cache.py), so the full walk would only repeat the parse's.
-    if any(
-        _object_reason(obj.doc) or not _is_line(obj.line) or not isinstance(obj.nulls, bool)
-        for obj in objects
-    ) or not all(
-        _is_line(p.line) and isinstance(p.message, str) for p in syntax_errors + malformed
-    ):
-        return None  # not what this parser writes: parse again
-    return Parsed(objects, syntax_errors, malformed)
+    # Every object passed the parse's walk before it was kept; what is checked again here (the
+    # object's own shape, cheap) catches an entry of another shape under a colliding key.
+    for one in parsed:
+        if any(
+            _object_reason(obj.doc) or not _is_line(obj.line) or not isinstance(obj.nulls, bool)
+            for obj in one.objects
+        ) or not all(
+            _is_line(p.line) and isinstance(p.message, str)
+            for p in one.syntax_errors + one.malformed
+        ):
+            return None  # not what this parser writes: parse again
+    return parsed
 
 
 def _is_line(line: object) -> bool:
@@ -624,13 +693,13 @@ def _is_line(line: object) -> bool:
 def _parse_stream(text: str, file: str, lines: bool) -> Parsed:
     parsed = Parsed([], [], [])
     chunks = split_documents(text)
-    # Too deep for the parsers (libyaml's composer recurses per level): a finding at its line.
-    deep = {i: found for i, (_, chunk) in enumerate(chunks) if (found := nesting_problem(chunk))}
-    whole = _fast_whole(text, chunks) if not deep else None
+    whole = _fast_whole(text, chunks)
     for index, (first_line, chunk) in enumerate(chunks):
-        if index in deep:
-            offset, reason = deep[index]
-            parsed.malformed.append(Problem(file, first_line + offset, reason))
+        # Too deep for libyaml (its composer recurses per level): a finding at its line. yaml-rs
+        # read only shallow blocks; a document it built too deep is found by the walk below.
+        deep = nesting_problem(chunk) if whole is None else None
+        if deep is not None:
+            parsed.malformed.append(Problem(file, first_line + deep[0], deep[1]))
             continue
         try:
             docs = whole[index] if whole is not None else _load_document(chunk)
@@ -652,7 +721,9 @@ def _parse_stream(text: str, file: str, lines: bool) -> Parsed:
                 continue
             nulls: list[bool] = []
             reason = _malformed_reason(doc, has_anchor, nulls)
-            if reason:
+            if reason == TOO_DEEP and (deep := nesting_problem(chunk)) is not None:
+                parsed.malformed.append(Problem(file, first_line + deep[0], deep[1]))
+            elif reason:
                 origin = take_origin(doc) if isinstance(doc, dict) and not lines else None
                 parsed.malformed.append(Problem(file, line, reason, origin))
             else:
@@ -715,6 +786,45 @@ def _identity(path: Path) -> tuple[int, int, int] | None:
     return status.st_ino, status.st_size, status.st_mtime_ns
 
 
+def _memo_key(path: Path) -> str:
+    # Absolute without resolving links: no system call per lookup (a link and its target are
+    # two entries, each checked against the file it reaches).
+    return os.path.abspath(path)
+
+
+def read_parsed(path: Path) -> tuple[str, Parsed]:
+    """The file's text and its parse, as this run read them when it has not changed since.
+
+    Raises Unreadable when the file cannot be read as text (or is no regular file)."""
+    identity = _identity(path)
+    with _parsed_lock:
+        known = _parsed.get(_memo_key(path))
+    if known is not None and identity is not None and known[0] == identity:
+        return known[1], known[2]
+    text = read_text(path)
+    return text, parse_file(path, text)
+
+
+def file_identity(path: Path) -> tuple[int, int, int] | None:
+    """What tells an unchanged file from an edited one (inode, size, modification time)."""
+    return _identity(path)
+
+
+def known_parse(path: Path, identity: tuple[int, int, int] | None) -> Parsed | None:
+    """The parse this run made of the file, when it has not changed since."""
+    with _parsed_lock:
+        known = _parsed.get(_memo_key(path))
+    return known[2] if known is not None and identity is not None and known[0] == identity else None
+
+
+def remember_parse(
+    path: Path, identity: tuple[int, int, int] | None, text: str, parsed: Parsed
+) -> None:
+    """Keep a parse made elsewhere (trainops.model.parse_files) for parse_file to answer with."""
+    with _parsed_lock:
+        _parsed[_memo_key(path)] = (identity, text, parsed)
+
+
 def parse_file(path: Path, text: str | None = None) -> Parsed:
     """The file's objects (named as `display` names the file), parsed once for the same content.
     Asked again for an unchanged file (same inode, size and modification time: every object's
@@ -722,7 +832,7 @@ def parse_file(path: Path, text: str | None = None) -> Parsed:
 
     Raises Unreadable when the file cannot be read as text (or is no regular file).
     """
-    key = str(path.resolve())
+    key = _memo_key(path)
     with _parsed_lock:
         known = _parsed.get(key)
     identity = _identity(path) if text is None else None
@@ -745,6 +855,7 @@ def forget_parsed() -> None:
     with _parsed_lock:
         _parsed.clear()
         _lines.clear()
+        _KEYS.clear()
 
 
 def source_line(path: str, kind: str, name: str) -> int | None:

@@ -10,6 +10,7 @@ bytes of aliases stand for billions of nodes. Nothing here recurses.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -21,8 +22,22 @@ import yaml
 _ANCHOR = re.compile(r"(?:^|[ \t\[{,])&[^ \t\r\n\[\]{},&]", re.MULTILINE)
 
 
+_BEFORE_ANCHOR = frozenset(" \t[{,\n")
+_NOT_AN_ANCHOR_NAME = frozenset(" \t\r\n[]{},&")
+
+
 def anchored(text: str) -> bool:
-    return "&" in text and _ANCHOR.search(text) is not None
+    """Whether `text` holds an anchor where _ANCHOR would find one. The ampersands are visited
+    with str.find: a CRD's descriptions hold hundreds of `&&`, and the pattern, which must try
+    every position for its line-start branch, scanned a rendered operator ten times slower."""
+    at = text.find("&")
+    while at != -1:
+        if (at == 0 or text[at - 1] in _BEFORE_ANCHOR) and (
+            at + 1 < len(text) and text[at + 1] not in _NOT_AN_ANCHOR_NAME
+        ):
+            return True
+        at = text.find("&", at + 1)
+    return False
 
 
 # Bounds on what one document may cost the rules that walk it. Aliases let a few hundred bytes
@@ -30,6 +45,7 @@ def anchored(text: str) -> bool:
 # "excessive aliasing", a document whose aliases expand it far past its parsed size is refused.
 # Nesting is bounded well below Python's recursion limit; real manifests nest a few dozen deep.
 MAX_DEPTH = 200
+TOO_DEEP = f"the document nests more than {MAX_DEPTH} levels deep"
 _ALIAS_GROWTH = 10  # expanded nodes per parsed node that aliases may add
 _ALIAS_FREE_NODES = 100_000  # below this, any amount of aliasing is cheap enough
 
@@ -57,7 +73,7 @@ def excessive(doc: object) -> str | None:
                     nodes += 1
                     unique += 1
             if depth > MAX_DEPTH:
-                return f"the document nests more than {MAX_DEPTH} levels deep"
+                return TOO_DEEP
             open_nodes.discard(id(node))
             sizes[id(node)] = (nodes, depth)
             unique += 1
@@ -92,7 +108,17 @@ def join_path(where: str, key: object) -> str:
 # A document cannot nest deeper than its flow brackets plus the block levels one line can open
 # (its indentation and `- `, `? `, `: ` indicators): below MAX_DEPTH by that count, it is safe
 # without reading it; above, its events say exactly where it crosses.
-_BLOCK_PREFIX = re.compile(r"^[ \t]*(?:[-?:][ \t]+)*", re.MULTILINE)
+# Each such prefix (`[ \t]*(?:[-?:][ \t]+)*`) is made of the characters below, so a text none of
+# whose lines starts with more than `room` of them has no prefix longer than `room` either.
+_PREFIX_CHARACTERS = "[ \t?:-]"
+_FIRST_PREFIX = re.compile(f"{_PREFIX_CHARACTERS}*")
+
+
+@functools.cache
+def _longer_prefix(room: int) -> re.Pattern[str]:
+    """A line (after the first) that starts with more than `room` prefix characters; searched
+    for as a literal newline first, it scans a text about as fast as str.count."""
+    return re.compile(f"\n{_PREFIX_CHARACTERS}{{{room + 1}}}")
 
 
 def nesting_problem(text: str) -> tuple[int, str] | None:
@@ -100,8 +126,11 @@ def nesting_problem(text: str) -> tuple[int, str] | None:
     it is not YAML: the parse that follows says why). Linear, and never builds the document."""
     if not text:
         return None
-    bound = text.count("[") + text.count("{") + max(map(len, _BLOCK_PREFIX.findall(text))) + 1
-    if bound <= MAX_DEPTH:
+    room = MAX_DEPTH - 1 - text.count("[") - text.count("{")
+    if room >= 0 and (
+        _FIRST_PREFIX.match(text).end() <= room  # type: ignore[union-attr] - `*` always matches
+        and not _longer_prefix(room).search(text)
+    ):
         return None
     depth = 0
     try:
@@ -110,12 +139,22 @@ def nesting_problem(text: str) -> tuple[int, str] | None:
                 depth += 1
                 if depth > MAX_DEPTH:
                     line = event.start_mark.line if event.start_mark else 0
-                    return line, f"the document nests more than {MAX_DEPTH} levels deep"
+                    return line, TOO_DEEP
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
     except yaml.YAMLError:
         return None
     return None
+
+
+def shallow_blocks(text: str) -> bool:
+    """Whether no line of `text` opens more than MAX_DEPTH block levels: then yaml-rs may read it.
+    yaml-rs refuses flow nesting past 255 levels itself (an error, as a parse error is), but block
+    nesting it follows until the process crashes (50,000 `- ` levels: a segmentation fault); the
+    documents' own depth is checked on the values it builds."""
+    return _FIRST_PREFIX.match(text).end() <= MAX_DEPTH and not _longer_prefix(  # type: ignore[union-attr]
+        MAX_DEPTH
+    ).search(text)
 
 
 class Excessive(yaml.YAMLError):

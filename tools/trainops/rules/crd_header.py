@@ -22,7 +22,7 @@ from pathlib import Path
 from trainops.knowledge.schema.catalog import catalog_of
 from trainops.model import headers
 from trainops.model.findings import Finding, Severity
-from trainops.model.objects import Parsed, Unreadable, parse_file, parse_stream, read_text
+from trainops.model.objects import Parsed, Unreadable, parse_stream, read_parsed
 from trainops.model.rendered import Cluster, Rendered
 
 ID = "crd-header"
@@ -83,11 +83,11 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         return
     for file in source_files(rendered):
         try:
-            text = read_text(Path(file))
+            # The file as the loader read and parsed it: each file is read once per run.
+            text, parsed = read_parsed(Path(file))
         except Unreadable:
             continue  # the loader reports a file it cannot read
-        # The file's objects as the loader parsed them: each file is parsed once per run.
-        _, issues = problems(text, file, catalog, parse_file(Path(file), text))
+        _, issues = problems(text, file, catalog, parsed)
         for issue in issues:
             yield Finding(
                 ID,

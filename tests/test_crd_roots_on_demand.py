@@ -1,0 +1,46 @@
+"""CRD roots render for plain files only when an object may need their schemas (check/validate.py,
+load_with_crd_roots): ten thousand Deployments need none, and a first run should not wait on
+operators' renders for them."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import run_trainops, write_tree
+
+CONFIG_MAP = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: default}\n"
+# A CRD root that cannot render: whenever it is rendered, its failure is a finding.
+BROKEN_CRD_ROOT = {
+    "trainops.yaml": "kubernetesVersions: [v1.32]\ncrdRoots: [crds]\n",
+    "crds/kustomization.yaml": "resources:\n  - missing.yaml\n",
+}
+
+
+def _validate(tmp_path, manifests: dict[str, str]):
+    write_tree(tmp_path, {**BROKEN_CRD_ROOT, **manifests})
+    env = {"TRAINOPS_CACHE_DIR": str(tmp_path / "cache")}
+    done = run_trainops("validate", "manifests", cwd=tmp_path, env=env)
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def test_built_in_kinds_alone_do_not_render_the_crd_roots(tmp_path):
+    done = _validate(tmp_path, {"manifests/cm.yaml": CONFIG_MAP})
+    assert done.returncode == 0, done.stdout
+    assert "0 of 0 render(s)" in done.stdout and "render-failed" not in done.stdout
+
+
+@pytest.mark.parametrize(
+    "held",
+    [
+        "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: p}\nspec: {}\n",
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+        "metadata: {name: widgets.example.com}\nspec: {}\n",
+        "apiVersion: apps/v1beta1\nkind: Deployment\nmetadata: {name: d}\nspec: {}\n",
+    ],
+    ids=["custom-resource", "crd", "kind-no-version-serves"],
+)
+def test_an_object_that_may_need_their_schemas_renders_them(tmp_path, held):
+    done = _validate(tmp_path, {"manifests/cm.yaml": CONFIG_MAP, "manifests/held.yaml": held})
+    assert done.returncode == 1
+    assert "error [render-failed]" in done.stdout and "missing.yaml" in done.stdout

@@ -1,0 +1,209 @@
+"""The parses of many files at once: kept in the cache in units, parsed on every core when cold.
+
+A folder of manifests may be a few large files or ten thousand small ones. Small files are
+grouped (consecutive in path order, up to GROUP_BYTES) so that a warm run reads one cache entry
+per group rather than parsing each file again, and an edit parses only its group again; a large
+file is a unit of its own, under the same key parse_stream() gives it. Units the cache lacks are
+parsed by worker processes when there is enough to parse to pay for starting them: the parse
+(YAML, the YAML 1.1 scan, the walk of every value) holds the interpreter's lock, so threads
+would take turns on one core.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import queue
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from trainops.model import cache, objects, processes
+from trainops.model.objects import CACHED_FROM, PARSED_FOLDER, Parsed, Unreadable
+from trainops.model.parse_worker import read_message, write_message
+from trainops.model.paths import display
+
+GROUP_BYTES = 256 * 1024
+# Below this much to parse, starting interpreters (about 0.1 s of CPU each) costs more than the
+# second core saves.
+WORKERS_FROM = 2 * 2**20
+WORKER = [sys.executable, "-m", "trainops.model.parse_worker"]
+
+
+@dataclass
+class _Unit:
+    """Files parsed and kept together."""
+
+    paths: list[Path] = field(default_factory=list)
+    identities: list[tuple[int, int, int] | None] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    size: int = 0
+
+    def add(self, path: Path, identity: tuple[int, int, int] | None, text: str) -> None:
+        self.paths.append(path)
+        self.identities.append(identity)
+        self.texts.append(text)
+        self.size += len(text)
+
+    @property
+    def names(self) -> list[str]:
+        return [display(path) for path in self.paths]
+
+
+def parse_files(files: list[Path]) -> list[Parsed | Unreadable]:
+    """Each file's parse (as parse_file gives it, and remembered for it), or why it cannot be
+    read, in the order of `files`."""
+    results: dict[Path, Parsed | Unreadable] = {}
+    units: list[_Unit] = []
+    small = _Unit()
+    for path in files:
+        identity = objects.file_identity(path)
+        known = objects.known_parse(path, identity)
+        if known is not None:
+            results[path] = known
+            continue
+        try:
+            text = objects.read_text(path)
+        except Unreadable as error:
+            results[path] = error
+            continue
+        if len(text) >= CACHED_FROM:
+            units.append(_Unit([path], [identity], [text], len(text)))
+            continue
+        small.add(path, identity, text)
+        if small.size >= GROUP_BYTES:
+            units.append(small)
+            small = _Unit()
+    if small.size >= CACHED_FROM:
+        units.append(small)
+    else:  # too little to be worth an entry: parsed each run, as parse_stream does
+        for path, identity, text in zip(small.paths, small.identities, small.texts):
+            results[path] = _remember(
+                path, identity, text, objects.parse_stream(text, display(path))
+            )
+    for unit, parsed in _parse_units(units):
+        for path, identity, text, one in zip(unit.paths, unit.identities, unit.texts, parsed):
+            results[path] = _remember(path, identity, text, one)
+    return [results[path] for path in files]
+
+
+def _remember(
+    path: Path, identity: tuple[int, int, int] | None, text: str, parsed: Parsed
+) -> Parsed:
+    objects.remember_parse(path, identity, text, parsed)
+    return parsed
+
+
+def _parse_units(units: list[_Unit]) -> Iterator[tuple[_Unit, list[Parsed]]]:
+    keys = [objects.unit_key(unit.texts) for unit in units]
+    missing = []
+    for unit, key in zip(units, keys):
+        restored = objects.restore_unit(cache.load(PARSED_FOLDER, key), unit.names, key)
+        if restored is None:
+            missing.append((unit, key))
+        else:
+            yield unit, restored
+    workers = _workers(sum(unit.size for unit, _ in missing))
+    if workers < 2:
+        for unit, key in missing:
+            yield unit, objects.parse_unit(unit.texts, unit.names, key)[0]
+        return
+    yield from _in_workers(missing, workers)
+
+
+def _workers(size: int) -> int:
+    if size < WORKERS_FROM:
+        return 1
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _in_workers(
+    missing: list[tuple[_Unit, str]], workers: int
+) -> Iterator[tuple[_Unit, list[Parsed]]]:
+    """Parse the units in up to `workers` processes, largest first, each worker taking the next
+    unit when it is done; what no worker gave back (one that could not start, or died) is
+    parsed here."""
+    tasks: queue.SimpleQueue[tuple[_Unit, str]] = queue.SimpleQueue()
+    for pair in sorted(missing, key=lambda pair: -pair[0].size):
+        tasks.put(pair)
+    answers: queue.SimpleQueue[tuple[_Unit, str, bytes | None] | None] = queue.SimpleQueue()
+    threads = [
+        threading.Thread(target=_serve, args=(tasks, answers), daemon=True)
+        for _ in range(min(workers, len(missing)))
+    ]
+    for thread in threads:
+        thread.start()
+    finished = 0
+    while finished < len(threads):
+        answer = answers.get()
+        if answer is None:
+            finished += 1
+            continue
+        unit, key, payload = answer
+        restored = objects.restore_unit(payload, unit.names, key)
+        yield unit, restored or objects.parse_unit(unit.texts, unit.names, key)[0]
+
+
+def _serve(
+    tasks: queue.SimpleQueue[tuple[_Unit, str]],
+    answers: queue.SimpleQueue[tuple[_Unit, str, bytes | None] | None],
+) -> None:
+    """Feed one worker process units until none is left; a unit it fails is answered with None
+    (parsed by the caller), and so is every unit after a worker that could not start or died."""
+    worker = _start_worker()
+    try:
+        while True:
+            try:
+                unit, key = tasks.get_nowait()
+            except queue.Empty:
+                return
+            payload = None
+            if worker is not None:
+                try:
+                    write_message(worker.stdin, marshal.dumps((unit.texts, key)))  # type: ignore[arg-type]
+                    payload = read_message(worker.stdout)  # type: ignore[arg-type]
+                except OSError:
+                    payload = None
+                if payload is None:
+                    _stop_worker(worker)
+                    worker = None
+            answers.put((unit, key, payload))
+    finally:
+        if worker is not None:
+            _stop_worker(worker)
+        answers.put(None)
+
+
+def _start_worker() -> subprocess.Popen[bytes] | None:
+    try:
+        worker = subprocess.Popen(
+            WORKER,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except OSError:
+        return None
+    try:
+        processes.adopt(worker)
+    except processes.Terminated:
+        return None
+    return worker
+
+
+def _stop_worker(worker: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(OSError):
+        worker.stdin.close()  # type: ignore[union-attr]
+    try:
+        worker.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait()
+    processes.disown(worker)
