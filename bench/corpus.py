@@ -194,7 +194,9 @@ def _pod(name: str, rng: random.Random) -> dict:
 
 def _pytorch_job(meta: dict, rng: random.Random) -> dict:
     """A Kubeflow PyTorchJob (a custom resource: its schema comes from the CRD roots)."""
-    pod = _pod(meta["name"], rng)
+    # Its pods are labelled apart from the application's, which its NetworkPolicy isolates:
+    # the job's ranks reach each other on every port, as torch.distributed needs.
+    pod = _pod(f"{meta['name']}-train", rng)
     pod["spec"]["restartPolicy"] = "OnFailure"
     pod["spec"]["containers"][0]["name"] = "pytorch"  # the container the operator configures
     replica = {"restartPolicy": "OnFailure", "template": pod}

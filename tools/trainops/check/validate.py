@@ -300,6 +300,17 @@ def _rules_to_run(selected: set[str] | None, config: Config | None) -> set[str]:
     return chosen
 
 
+def _at_fields(findings: list[Finding]) -> list[Finding]:
+    """_at_field() of each finding, asked in the order of their files and lines (the documents
+    it composes are then reused), answered in the findings' order."""
+    placed = list(findings)
+    for index in sorted(
+        range(len(findings)), key=lambda i: (findings[i].file or "", findings[i].line or 0)
+    ):
+        placed[index] = _at_field(findings[index])
+    return placed
+
+
 def _at_field(finding: Finding) -> Finding:
     """The finding at the line of the field its path names, where its source file has it."""
     if not (finding.path and finding.file and finding.line) or "//" in finding.file:
@@ -670,7 +681,7 @@ def validate(
     findings = [
         finding for result in rendered for finding in run_rules(result, cluster_of[id(result)], ran)
     ]
-    findings = [_at_field(f) for f in _settle(findings, rendered, config, ran)]
+    findings = _at_fields(_settle(findings, rendered, config, ran))
     findings = without_secrets(findings, secret_values(rendered))
     if focus is not None:
         findings = [f for f in findings if focus.keeps(f)]

@@ -11,6 +11,7 @@ key that is there is the line.
 
 from __future__ import annotations
 
+import bisect
 import re
 import threading
 from functools import lru_cache
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import yaml
 
+from trainops.model.objects import split_documents
 from trainops.model.yaml_bounds import bounds_problem
 
 _BRACKET = re.compile(r"\[([^\]]*)\]")
@@ -29,17 +31,20 @@ def remember(name: str, text: str) -> None:
     """Find fields in `text` for findings filed under `name` (standard input has no file)."""
     with _lock:
         _unfiled[name] = text
-        _documents_of.cache_clear()
+        _chunks_of.cache_clear()
+        _document_at.cache_clear()
 
 
 def field_line(file: str, object_line: int, path: str) -> int | None:
     """The 1-based line of `path` in the object whose document starts at `object_line` in
     `file`; None when the file or the object cannot be read there."""
-    document = _documents(file).get(object_line)
-    if document is None:
+    with _lock:
+        found = _document_at(file, _stamp(file), object_line)
+    if found is None:
         return None
-    found = _walk(document, _normalised(path))
-    return found + 1 if found is not None else None
+    document, offset = found
+    line = _walk(document, _normalised(path))
+    return line + offset + 1 if line is not None else None
 
 
 def _normalised(path: str) -> str:
@@ -106,12 +111,6 @@ def _key_step(node: yaml.Node, path: str) -> tuple[yaml.Node | None, int | None,
     return value, key.start_mark.line, rest
 
 
-def _documents(file: str) -> dict[int, yaml.Node]:
-    """The file's documents by the 1-based line of their first key."""
-    with _lock:
-        return _documents_of(file, _stamp(file))
-
-
 def _stamp(file: str) -> tuple[int, int]:
     if file in _unfiled:
         return (-1, hash(_unfiled[file]))
@@ -122,17 +121,50 @@ def _stamp(file: str) -> tuple[int, int]:
     return (status.st_mtime_ns, status.st_size)
 
 
-@lru_cache(maxsize=256)  # a run's findings point into a few files, many times each
-def _documents_of(file: str, stamp: tuple[int, int]) -> dict[int, yaml.Node]:
+# A run's findings point into a few files, many times each, and into a few objects of each: only
+# the object's own document is composed (a file's whole node tree is hundreds of times its size).
+@lru_cache(maxsize=8)
+def _chunks_of(file: str, stamp: tuple[int, int]) -> list[tuple[int, str]]:
     if stamp == (0, 0):
-        return {}
+        return []
     try:
         text = _unfiled.get(file)
         if text is None:
             text = Path(file).read_text(encoding="utf-8").removeprefix("\ufeff")
-        if bounds_problem(text) is not None:  # too deep or too aliased to compose safely
-            return {}
-        nodes = list(yaml.compose_all(text, Loader=yaml.CSafeLoader))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError):
-        return {}
-    return {node.start_mark.line + 1: node for node in nodes if isinstance(node, yaml.MappingNode)}
+    except (OSError, UnicodeDecodeError):
+        return []
+    return split_documents(text)
+
+
+class _MarksOnly(yaml.CSafeLoader):
+    """libyaml's composer without PyYAML's implicit resolver (a dozen patterns tried on every
+    scalar, in Python): a field is found by its keys' text and marks, never by its type."""
+
+    def resolve(self, kind, value, implicit):  # noqa: ANN001 - PyYAML's own signature
+        return ""
+
+
+# Findings are asked for in the order of their files and objects (check/validate.py): a few
+# documents at a time are enough.
+@lru_cache(maxsize=32)
+def _document_at(
+    file: str, stamp: tuple[int, int], object_line: int
+) -> tuple[yaml.Node, int] | None:
+    """The mapping node of the document whose first key is at `object_line`, and the lines
+    before its text in the file; None when no document starts there."""
+    chunks = _chunks_of(file, stamp)
+    starts = [first_line for first_line, _ in chunks]
+    index = bisect.bisect_right(starts, object_line) - 1
+    if index < 0:
+        return None
+    first_line, chunk = chunks[index]
+    try:
+        if bounds_problem(chunk) is not None:  # too deep or too aliased to compose safely
+            return None
+        nodes = list(yaml.compose_all(chunk, Loader=_MarksOnly))
+    except (yaml.YAMLError, RecursionError):
+        return None
+    for node in nodes:
+        if isinstance(node, yaml.MappingNode) and node.start_mark.line + first_line == object_line:
+            return node, first_line - 1
+    return None
