@@ -164,3 +164,36 @@ def test_wrong_typed_fields_do_not_crash():
         "{podSelector: {}, ingress: [{from: 3, ports: [{port: [1]}, 5]}, 7], egress: nope}"
     )
     assert allowed([policy(spec)], pod("b"), pod("a")) == PortSet()
+
+
+def test_isolating_policies_are_found_by_label_as_by_trying_each():
+    # The index by each policy's first matchLabels pair must find exactly what trying every
+    # policy of the namespace finds, in the same order: selectors with several labels, none,
+    # only expressions, a number where a string is meant, or no mapping at all.
+    import random
+
+    rng = random.Random(3)
+    selectors = [
+        {},
+        {"matchLabels": {"app": "a"}},
+        {"matchLabels": {"app": "b", "tier": "web"}},
+        {"matchLabels": {"tier": "web"}},
+        {"matchLabels": {"n": 1}},
+        {"matchExpressions": [{"key": "app", "operator": "In", "values": ["a", "c"]}]},
+        {"matchLabels": {"app": "c"}, "matchExpressions": [{"key": "x", "operator": "Exists"}]},
+        "not a mapping",
+    ]
+    policies = [
+        policy({"podSelector": rng.choice(selectors), "policyTypes": ["Ingress"]}, name=f"p{i}")
+        for i in range(60)
+    ]
+    cluster = Cluster(policies, {})
+    for _ in range(300):
+        labels = {
+            key: rng.choice(["a", "b", "c", "web", "1"])
+            for key in rng.sample(["app", "tier", "n", "x"], rng.randint(0, 4))
+        }
+        endpoint = pod("a", **labels)
+        assert cluster.isolating(endpoint, "Ingress") == [
+            p for p in policies if p.selects(endpoint, "Ingress")
+        ]

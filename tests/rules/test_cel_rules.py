@@ -171,3 +171,35 @@ def test_the_evaluator_loads_without_the_packages_cli_and_a_later_import_shares_
         [sys.executable, "-c", script], capture_output=True, text=True, check=False, timeout=60
     )
     assert (done.returncode, done.stdout.strip()) == (0, "3"), done.stderr
+
+
+def test_a_rule_below_ruleless_levels_sees_its_defaults_and_nothing_else_is_walked():
+    # Only subtrees holding rules are visited: a rule two levels below a rule-free root still
+    # runs on a value its own defaults filled in (the property was absent), in list items too,
+    # and a rule-free sibling holding anything at all costs nothing and reports nothing.
+    rule = {"rule": "self.size == 'large'", "message": "too small"}
+    ruled = {
+        "type": "object",
+        "default": {},
+        "x-kubernetes-validations": [rule],
+        "properties": {"size": {"type": "string", "default": "small"}},
+    }
+    schema = {
+        "type": "object",
+        "properties": {
+            "spec": {
+                "type": "object",
+                "properties": {
+                    "box": ruled,
+                    "boxes": {"type": "array", "items": ruled},
+                    "template": {"type": "object", "x-kubernetes-preserve-unknown-fields": True},
+                },
+            }
+        },
+    }
+    doc = {"spec": {"boxes": [{}, {"size": "large"}], "template": {"deep": [[{"x": 1}]] * 50}}}
+    failures = cel.validate(schema, doc, "Thing/x (x.yaml)").failures
+    assert [(f.path, f.message) for f in failures] == [
+        ("spec.boxes[0]", 'Invalid value: "object": too small'),
+        ("spec.box", 'Invalid value: "object": too small'),
+    ]

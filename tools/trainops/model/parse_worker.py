@@ -37,7 +37,7 @@ def write_message(stream: BinaryIO, body: bytes) -> None:
 def main() -> int:
     # The process that started this one answers Ctrl-C and SIGTERM (it kills its workers).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    gc.set_threshold(100_000, 50, 1000)  # as the run's own process does (trainops/cli.py)
+    gc.disable()  # as the run's own process does (trainops/cli.py)
     while (task := read_message(sys.stdin.buffer)) is not None:
         texts, key = marshal.loads(task)
         write_message(sys.stdout.buffer, objects.parse_unit(texts, [""] * len(texts), key)[1])

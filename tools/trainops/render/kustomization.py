@@ -182,8 +182,32 @@ def strings_in(node: object) -> Iterator[str]:
             pending.extend(reversed(item))
 
 
+# Each kustomization's folders, by the file's identity as in _loaded: a run asks for them for
+# every root's cache key, discovery and the CRD roots, and resolving each entry costs a system
+# call per path component.
+_folders: dict[tuple[str, int, int, int], list[Path]] = {}
+
+
 def local_folders(directory: Path) -> list[Path]:
     """Local folders the kustomization in `directory` includes (resources, bases, components)."""
+    path = kustomization_file(directory)
+    try:
+        status = path.stat() if path is not None else None
+    except OSError:
+        status = None
+    if path is None or status is None:
+        return _local_folders(directory)
+    identity = (str(path.absolute()), status.st_ino, status.st_size, status.st_mtime_ns)
+    known = _folders.get(identity)
+    if known is None:
+        known = _local_folders(directory)
+        if len(_folders) >= _LOADED_MAX:
+            _folders.clear()
+        _folders[identity] = known
+    return list(known)
+
+
+def _local_folders(directory: Path) -> list[Path]:
     kustomization = read_kustomization(directory)
     folders = []
     for field in _REFERENCE_FIELDS:

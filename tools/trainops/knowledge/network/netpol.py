@@ -65,7 +65,7 @@ class PortSet:
 
     @classmethod
     def everything(cls) -> PortSet:
-        return cls({protocol: [(1, MAX_PORT)] for protocol in PROTOCOLS})
+        return _EVERYTHING  # no PortSet is changed once made: one is shared
 
     @classmethod
     def of(cls, protocol: str, first: int, last: int | None = None) -> PortSet:
@@ -129,6 +129,9 @@ def _merge(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             merged.append((first, last))
     return merged
+
+
+_EVERYTHING = PortSet({protocol: [(1, MAX_PORT)] for protocol in PROTOCOLS})
 
 
 def selector_matches(selector: object, labels: Mapping[str, str]) -> bool:
@@ -200,6 +203,37 @@ class Policy:
         return f"NetworkPolicy {self.namespace}/{self.obj.name} ({where})"
 
 
+@dataclass
+class _Candidates:
+    """A namespace's policies, indexed by the first of their podSelector's matchLabels."""
+
+    policies: list[Policy]
+    by_label: dict[tuple[str, str], list[int]]
+    always: list[int]
+
+    @classmethod
+    def of(cls, policies: list[Policy]) -> _Candidates:
+        by_label: dict[tuple[str, str], list[int]] = {}
+        always: list[int] = []
+        for index, policy in enumerate(policies):
+            selector = policy.spec.get("podSelector", {})
+            labels = selector.get("matchLabels") if isinstance(selector, dict) else None
+            if isinstance(labels, dict) and labels:
+                key, value = next(iter(labels.items()))
+                by_label.setdefault((str(key), str(value)), []).append(index)
+            else:
+                always.append(index)
+        return cls(policies, by_label, always)
+
+    def for_labels(self, labels: Mapping[str, str]) -> list[int]:
+        """The indexes, in order, of the policies whose selector may match `labels`."""
+        found = set(self.always)
+        for key, value in labels.items():
+            if isinstance(key, str) and isinstance(value, str):
+                found.update(self.by_label.get((key, value), ()))
+        return sorted(found)
+
+
 class Cluster:
     """The namespaces (with labels) and NetworkPolicies of one environment."""
 
@@ -210,16 +244,25 @@ class Cluster:
         self._by_namespace: dict[str, list[Policy]] = {}
         for policy in policies:
             self._by_namespace.setdefault(policy.namespace, []).append(policy)
+        # And there, only the policies that may select the pod: one whose podSelector has
+        # matchLabels selects only pods with its first label (a corpus has hundreds of policies
+        # per namespace, each for one application); the others are always tried.
+        self._candidates = {
+            namespace: _Candidates.of(members) for namespace, members in self._by_namespace.items()
+        }
         self._verdicts: dict[tuple, Verdict] = {}
 
     def labels_of_namespace(self, name: str) -> dict[str, str]:
         return {**self._namespace_labels.get(name, {}), NAMESPACE_NAME_LABEL: name}
 
     def isolating(self, endpoint: Endpoint, direction: str) -> list[Policy]:
+        candidates = self._candidates.get(endpoint.namespace or "")
+        if candidates is None:
+            return []
         return [
-            p
-            for p in self._by_namespace.get(endpoint.namespace or "", [])
-            if p.selects(endpoint, direction)
+            candidates.policies[index]
+            for index in candidates.for_labels(endpoint.labels)
+            if candidates.policies[index].selects(endpoint, direction)
         ]
 
     def _peer_matches(self, peer: dict, policy: Policy, other: Endpoint) -> bool:

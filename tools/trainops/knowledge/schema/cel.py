@@ -274,22 +274,53 @@ def _run(rule: dict, value: object, path: str, schema: dict, outcome: Outcome, w
     )
 
 
-def _walk(schema: dict, value: object, path: str, outcome: Outcome, where: str) -> None:
+def _walk(
+    schema: dict, value: object, path: str, outcome: Outcome, where: str, defaulted: bool = False
+) -> None:
+    """Run the rules of `schema` and of the schemas below it that hold any. Defaults matter only
+    to a rule, which sees its own value whole: a subtree is defaulted as a rule is met (its
+    `defaulted` descendants need nothing more), and above that only the absent properties whose
+    schemas hold rules are filled in. Subtrees without rules are not visited: a pod template is
+    most of a training job, and its schema holds none."""
     if not isinstance(schema, dict) or value is None:
         return
-    for rule in schema.get("x-kubernetes-validations") or []:
+    rules = schema.get("x-kubernetes-validations") or []
+    if rules and not defaulted:
+        _apply_defaults(schema, value)
+        defaulted = True
+    for rule in rules:
         if isinstance(rule, dict):
             _run(rule, value, path, schema, outcome, where)
     if isinstance(value, dict):
         properties = schema.get("properties") or {}
+        if not defaulted:
+            for name, child in properties.items():
+                absent = name not in value and isinstance(child, dict) and "default" in child
+                if absent and _holds_rules(child):
+                    value[name] = copy.deepcopy(child["default"])
         extra = schema.get("additionalProperties")
         for name, child in value.items():
             child_schema = properties.get(name, extra if isinstance(extra, dict) else None)
-            if child_schema is not None:
-                _walk(child_schema, child, _join(path, name), outcome, where)
-    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+            if child_schema is not None and _holds_rules(child_schema):
+                _walk(child_schema, child, _join(path, name), outcome, where, defaulted)
+    elif (
+        isinstance(value, list)
+        and isinstance(schema.get("items"), dict)
+        and _holds_rules(schema["items"])
+    ):
         for index, child in enumerate(value):
-            _walk(schema["items"], child, _join(path, index), outcome, where)
+            _walk(schema["items"], child, _join(path, index), outcome, where, defaulted)
+
+
+# has_rules() of each schema node met, by identity (the node is kept, so its id stays its own).
+_RULED: dict[int, tuple[object, bool]] = {}
+
+
+def _holds_rules(schema: object) -> bool:
+    known = _RULED.get(id(schema))
+    if known is None:
+        known = _RULED[id(schema)] = (schema, has_rules(schema))
+    return known[1]
 
 
 def has_rules(schema: object) -> bool:
