@@ -9,6 +9,10 @@ volumes, affinity, init containers; at least 25 MB per 10,000 resources), and tr
 from inside this repository, with the CRD roots trainops.yaml configures. "Cold" starts from an
 empty cache; "warm" runs again with nothing changed.
 
+The same 10,000 objects are also laid out as a file per resource (nothing large enough to cache
+alone) and with a tenth of them custom resources (Kubeflow PyTorchJobs, whose schemas the CRD
+roots' renders give), each against kubeconform too.
+
 Targets: schema checks of the corpus, warm, in at most 0.5x the time PyYAML's CSafeLoader takes
 just to parse it on one core; `trainops validate` of this repository with nothing changed in at
 most 10% of a cold run, after editing one workload file in at most 30%, after editing an
@@ -16,7 +20,7 @@ operator root's local file in at most 3 s, cold in at most 10 s and no slower th
 caches; peak memory under 400 MiB on the corpus; the API server's checks adding at most 25% to a
 run of every rule, api-validation alone at most 10%; with kubeconform v0.7.0 present (given
 trainops's exported schemas, -n 2, the same cores), trainops cold at most 1.0x its time on the
-corpus and warm at most 0.5x.
+corpus and warm at most 0.5x, in every layout.
 """
 
 from __future__ import annotations
@@ -352,7 +356,7 @@ def main() -> int:
         (f"repository one file edited / cold ({backend})", edited / cold, "<= 0.30", 0.30),
         ("peak memory of every rule, MiB", every["peak_kib"] / 1024, "< 400", 400),
         (
-            f"peak memory of any corpus run ({backend}), MiB",
+            f"peak memory of any run on the bench corpus ({backend}), MiB",
             max(run["peak_kib"] for name, run in runs.items() if name.startswith("trainops"))
             / 1024,
             "< 400",
@@ -406,6 +410,9 @@ def main() -> int:
                 1.0,
             )
         )
+    for layout, _, _ in LAYOUTS:  # said, not a target: the issue's bound is the bench corpus's
+        peak = max(run["peak_kib"] for name, run in runs.items() if name.startswith(layout))
+        print(f"peak memory on the corpus laid out as '{layout}': {peak / 1024:.0f} MiB")
     print()
     met_all = True
     for name, value, wanted, bound in targets:

@@ -146,3 +146,50 @@ def test_sigterm_stops_the_kustomize_helper_with_the_run(tmp_path):
     finally:
         processes._stopping.clear()
         processes.disown(process)
+
+
+def _parse_workers_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent == pid and b"trainops.model.parse_worker" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def test_sigterm_stops_the_parse_workers_at_once(tmp_path):
+    # Over 2 MiB of files the cold run parses in worker processes: SIGTERM kills them, and the
+    # run parses nothing more itself (it would otherwise take the workers' units on).
+    config_map = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c%d}\ndata: {k: %s}\n"
+    write_tree(
+        tmp_path / "m",
+        {f"f{n:04d}.yaml": config_map % (n, "x" * 4000) for n in range(1500)},
+    )
+    env = dict(os.environ, TRAINOPS_CACHE_DIR=str(tmp_path / "cache"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "trainops", "validate", str(tmp_path / "m")],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while time.monotonic() < deadline and not workers and process.poll() is None:
+        workers = _parse_workers_of(process.pid)
+        time.sleep(0.02)
+    assert workers, "no parse worker was started"
+    process.send_signal(signal.SIGTERM)
+    started = time.monotonic()
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 143, stderr
+    assert time.monotonic() - started < 5
+    assert "Traceback" not in stderr
+    assert not [pid for pid in workers if _alive(pid)]

@@ -143,6 +143,8 @@ def _in_workers(
     finished = 0
     while finished < len(threads):
         answer = answers.get()
+        if processes.stopping():
+            raise processes.Terminated  # SIGTERM killed the workers: parse nothing more here
         if answer is None:
             finished += 1
             continue
