@@ -27,7 +27,7 @@ from trainops.model.parse_files import parse_files
 from trainops.model.paths import display
 from trainops.model.rendered import Cluster, Rendered
 from trainops.render import kustomization
-from trainops.render.renderer import Renderer, RenderFailure
+from trainops.render.renderer import Origins, Renderer, RenderFailure
 from trainops.rules import RULES
 from trainops.rules.schema import withhold_ill_shaped
 
@@ -253,17 +253,23 @@ def _source_of(problem: Problem, resolve_origin) -> Problem:
     return replace(problem, file=display(Path(local)), line=same[0])
 
 
-def _locate(obj, resolve_origin) -> None:
-    """Point a rendered object at the file (and line) it came from, per kustomize's origin."""
+def _locate(obj, origins: Origins) -> None:
+    """Point a rendered object at the file (and line) it came from, per kustomize's origin (or
+    the one kept for it from an earlier build, when the render carries none)."""
     origin = objects.take_origin(obj.doc)
-    if origin is None:
-        return
-    shown, local = resolve_origin(origin)
+    if origin is not None:
+        shown, local = origins(origin)
+        named = "path" in origin
+    else:
+        kept = origins.kept_for((obj.api_version, obj.kind, obj.namespace or "", obj.name))
+        if kept is None:
+            return
+        shown, local, named = kept
     if local is None:
         obj.file = shown
         return
     obj.file = display(Path(local))
-    obj.line = objects.source_line(local, obj.kind, obj.name) if "path" in origin else None
+    obj.line = objects.source_line(local, obj.kind, obj.name) if named else None
 
 
 @dataclass

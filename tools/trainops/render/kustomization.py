@@ -169,6 +169,30 @@ def passed_through(directory: Path) -> Path | None:
     return target if inside else None
 
 
+_PATCH_FIELDS = ("patches", "patchesStrategicMerge", "patchesJson6902")
+
+
+def patch_only_files(folders: list[Path]) -> set[Path]:
+    """The files the kustomizations in `folders` read only as patches (never as a resource, a
+    component, a generator's input or anything else): what they hold can change an object's
+    fields, never which file it came from."""
+    patches: set[Path] = set()
+    elsewhere: set[Path] = set()
+    for folder in folders:
+        loaded = read_kustomization(folder)
+        for field in _PATCH_FIELDS:
+            for entry in loaded.get(field) or []:
+                path = entry.get("path") if isinstance(entry, dict) else entry
+                if isinstance(path, str) and "\n" not in path and len(path) < MAX_REFERENCE:
+                    patches.add((folder / path).resolve())
+        rest = {k: v for k, v in loaded.items() if k not in _PATCH_FIELDS}
+        for value in strings_in(rest):
+            for candidate in {value, value.partition("=")[2]}:
+                if candidate and "\n" not in candidate and len(candidate) < MAX_REFERENCE:
+                    elsewhere.add((folder / candidate).resolve())
+    return patches - elsewhere
+
+
 def strings_in(node: object) -> Iterator[str]:
     """Every string in a parsed kustomization (or part of one): what may name a file."""
     pending = [node]

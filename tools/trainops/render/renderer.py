@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
 
+from trainops.model import objects
 from trainops.model.errors import CannotRun
 from trainops.model.paths import display
 from trainops.render import crd_stubs, kustomization, mirror, preflight, raw_files, render_cache
@@ -44,6 +45,22 @@ class Origins:
     wrapper: str  # the folder of the kustomization that asked for origins
     paths: raw_files.PathMap
     moved: tuple[str, str] | None = None  # a cached render of another root: (its root, this one)
+    # A render without origin annotations: its objects' origins, kept from an earlier build of
+    # the same skeleton (render_cache.skeleton_key), local files named from `root`.
+    kept: dict[render_cache.Identity, render_cache.KeptOrigin] | None = None
+    root: str = ""
+
+    def kept_for(self, identity: render_cache.Identity) -> tuple[str, str | None, bool] | None:
+        """(where to show, local file or None, whether the origin names a file) of an object
+        whose render carries no origin annotation."""
+        found = (self.kept or {}).get(identity)
+        if found is None:
+            return None
+        where, value, named = found
+        if where == "remote":
+            return value, None, False
+        local = os.path.normpath(os.path.join(os.path.abspath(self.root), value))
+        return local, local, named
 
     def __call__(self, origin: dict) -> tuple[str, str | None]:
         path = origin.get("path") or origin.get("configuredIn") or ""
@@ -135,9 +152,14 @@ class Renderer:
             hit = render_cache.load(key)
             if hit is not None:
                 self._say(hit.note)
-                return Output(hit.text, Origins(hit.wrapper, hit.paths, hit.moved), cached=True)
-            text, found, note = self._run(directory, env, origins, values_only)
-            render_cache.store(key, text, found.wrapper, found.paths, note)
+                found = Origins(hit.wrapper, hit.paths, hit.moved, hit.kept, str(directory))
+                return Output(hit.text, found, cached=True)
+            text, found, note = (
+                self._with_kept_origins(directory, env, values_only)
+                if origins
+                else self._run(directory, env, False, values_only)
+            )
+            render_cache.store(key, text, found.wrapper, found.paths, note, found.kept)
         self._say(note)
         return Output(text, found, cached=False)
 
@@ -178,6 +200,37 @@ class Renderer:
         ):
             return backend.fallback
         return backend
+
+    def _with_kept_origins(
+        self, directory: Path, env: dict[str, str] | None, values_only: bool
+    ) -> tuple[str, Origins, str | None]:
+        """_run() with origins: without kustomize's annotations when the last build of the same
+        skeleton left its objects' origins and this build has exactly those objects (by
+        identity); else with them, keeping them for the next. Only roots with remote bases keep
+        them: the annotations cost little on local files alone, less than keeping them."""
+        if not any(
+            kustomization.remote_entries(folder) for folder in kustomization.reachable(directory)
+        ):
+            return self._run(directory, env, True, values_only)
+        skeleton = render_cache.skeleton_key(
+            self.kustomize, self.mirror, directory, "values" if values_only else ""
+        )
+        kept = render_cache.load_kept(skeleton) if skeleton is not None else None
+        if kept is not None:
+            text, found, note = self._run(directory, env, False, values_only)
+            identities = _identities(text)
+            if (
+                identities is not None
+                and set(identities) == set(kept)
+                and not any(origin for origin in identities.values())
+            ):
+                return text, replace(found, kept=kept, root=str(directory)), note
+        text, found, note = self._run(directory, env, True, values_only)
+        if skeleton is not None:
+            resolved = _resolved_origins(text, found, directory)
+            if resolved is not None:
+                render_cache.store_kept(skeleton, resolved)
+        return text, found, note
 
     def _run(
         self, directory: Path, env: dict[str, str] | None, origins: bool, values_only: bool
@@ -266,6 +319,39 @@ class Renderer:
             kind = "file" if raw_files.parse_raw_url(miss.entry) else "base"
             raise RenderFailure(file, line, f"remote {kind} {miss.entry}: {miss}") from None
         return done, Origins(scratch, paths)
+
+
+def _identities(text: str) -> dict[render_cache.Identity, dict | None] | None:
+    """Each object of a render by identity, with its origin annotation (None without one);
+    None when a document is no object (its problem would need its origin) or repeats one."""
+    parsed = objects.parse_stream(text, "render", lines=False)
+    if parsed.syntax_errors or parsed.malformed:
+        return None
+    found = {
+        (obj.api_version, obj.kind, obj.namespace or "", obj.name): objects.take_origin(obj.doc)
+        for obj in parsed.objects
+    }
+    return found if len(found) == len(parsed.objects) else None
+
+
+def _resolved_origins(
+    text: str, found: Origins, directory: Path
+) -> dict[render_cache.Identity, render_cache.KeptOrigin] | None:
+    """The origins of a render with annotations, as kept_for() gives them back."""
+    identities = _identities(text)
+    if identities is None or any(origin is None for origin in identities.values()):
+        return None
+    kept: dict[render_cache.Identity, render_cache.KeptOrigin] = {}
+    root = os.path.abspath(directory)
+    for identity, origin in identities.items():
+        assert origin is not None
+        shown, local = found(origin)
+        kept[identity] = (
+            ("remote", shown, False)
+            if local is None
+            else ("local", os.path.relpath(os.path.abspath(local), root), "path" in origin)
+        )
+    return kept
 
 
 _KLOG_PREFIX = re.compile(r'^[EWIF]\d{4} [\d:.]+\s+\d+ \S+\] "command failed" err=[<"]?')
