@@ -115,14 +115,19 @@ def key(
 ) -> Key | None:
     """The key of `directory`'s render by `backend` (None when what it reads cannot be pinned);
     `variant` names a render that is not kustomize's text (CRD versions spliced in as values)."""
-    read = inputs(directory, mirror)
+    return _key_of(FOLDER, backend, inputs(directory, mirror), str(origins), variant)
+
+
+def _key_of(
+    folder: str, backend: Kustomize | InProcessKustomize, read: Inputs | None, *options: str
+) -> Key | None:
     if read is None:
         return None
     try:
         version = backend.version()
     except CannotRun:
         return None
-    parts = (FOLDER, _RENDERER, backend.name, version, str(origins), variant, *read.parts)
+    parts = (folder, _RENDERER, backend.name, version, *options, *read.parts)
     return Key(cache.key_of(*parts), read.root)
 
 
@@ -144,15 +149,7 @@ def skeleton_key(
     directory: Path,
     variant: str = "",
 ) -> Key | None:
-    read = inputs(directory, mirror, skeleton=True)
-    if read is None:
-        return None
-    try:
-        version = backend.version()
-    except CannotRun:
-        return None
-    parts = (KEPT_FOLDER, _RENDERER, backend.name, version, variant, *read.parts)
-    return Key(cache.key_of(*parts), read.root)
+    return _key_of(KEPT_FOLDER, backend, inputs(directory, mirror, skeleton=True), variant)
 
 
 def load_kept(entry_key: Key) -> dict[Identity, KeptOrigin] | None:
