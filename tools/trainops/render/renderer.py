@@ -145,7 +145,7 @@ class Renderer:
             else None
         )
         if key is None:
-            text, found, note = self._run(directory, env, origins, values_only)
+            text, found, note, _ = self._run(directory, env, origins, values_only)
             self._say(note)
             return Output(text, found, cached=False)
         with render_cache.claimed(key):
@@ -157,7 +157,7 @@ class Renderer:
             text, found, note = (
                 self._with_kept_origins(directory, env, values_only)
                 if origins
-                else self._run(directory, env, False, values_only)
+                else self._run(directory, env, False, values_only)[:3]
             )
             render_cache.store(key, text, found.wrapper, found.paths, note, found.kept)
         self._say(note)
@@ -211,30 +211,32 @@ class Renderer:
         if not any(
             kustomization.remote_entries(folder) for folder in kustomization.reachable(directory)
         ):
-            return self._run(directory, env, True, values_only)
+            return self._run(directory, env, True, values_only)[:3]
         skeleton = render_cache.skeleton_key(
             self.kustomize, self.mirror, directory, "values" if values_only else ""
         )
         kept = render_cache.load_kept(skeleton) if skeleton is not None else None
         if kept is not None:
-            text, found, note = self._run(directory, env, False, values_only)
-            identities = _identities(text)
+            text, found, note, printed = self._run(directory, env, False, values_only)
+            identities = _identities(printed)
             if (
                 identities is not None
                 and set(identities) == set(kept)
                 and not any(origin for origin in identities.values())
             ):
                 return text, replace(found, kept=kept, root=str(directory)), note
-        text, found, note = self._run(directory, env, True, values_only)
+        text, found, note, printed = self._run(directory, env, True, values_only)
         if skeleton is not None:
-            resolved = _resolved_origins(text, found, directory)
+            resolved = _resolved_origins(printed, found, directory)
             if resolved is not None:
                 render_cache.store_kept(skeleton, resolved)
         return text, found, note
 
     def _run(
         self, directory: Path, env: dict[str, str] | None, origins: bool, values_only: bool
-    ) -> tuple[str, Origins, str | None]:
+    ) -> tuple[str, Origins, str | None, str]:
+        """(the render, its origins, a note for -v, what kustomize printed: the render before
+        the remote CRDs' versions were spliced in, the same objects in a fraction of the text)."""
         refused = preflight.refusal(directory)
         if refused is not None:
             raise RenderFailure(refused.file, refused.line, refused.message)
@@ -248,14 +250,15 @@ class Renderer:
                 break
             done, found = self._build(directory, env, origins, composition)
             if not (composition.blocks or composition.names):
-                return self._result(done, found, directory, origins, None)  # no CRD stubbed
+                return *self._result(done, found, directory, origins, None), done.stdout
             spliced, why = (
                 crd_stubs.splice(done.stdout, composition.blocks, composition.names)
                 if done.returncode == 0
                 else (None, "the build failed with placeholders for versions (a layer reads them)")
             )
             if spliced is not None:
-                return self._result(Built(0, spliced, ""), found, directory, origins, None)
+                built = Built(0, spliced, "")
+                return *self._result(built, found, directory, origins, None), done.stdout
         done, found = self._build(directory, env, origins, None)
         note = (
             f"{display(directory)}: rendered in full, not composed with its remote bases' "
@@ -263,7 +266,7 @@ class Renderer:
             if why and done.returncode == 0  # a failure is reported as the full build's
             else None
         )
-        return self._result(done, found, directory, origins, note)
+        return *self._result(done, found, directory, origins, note), done.stdout
 
     def _result(
         self, done: Built, found: Origins, directory: Path, origins: bool, note: str | None
