@@ -3,7 +3,7 @@ cold, warm and after one edit, with each kustomize backend and as the tool was b
 
 Every measurement runs in a fresh process (interpreter start included, as a user sees it) and every
 contender is pinned to the same cores. Peak memory is the process tree's: the most its processes
-held at once (sampled), or the largest one's own peak where that is more.
+held at once (sampled, shared pages counted once), or the largest one's own peak where that is more.
 The corpus is as heavy as real manifests (full pod templates: probes, env from every source,
 volumes, affinity, init containers; at least 25 MB per 10,000 resources), and trainops checks it
 from inside this repository, with the CRD roots trainops.yaml configures. "Cold" starts from an
@@ -58,9 +58,11 @@ PARSE_ONLY = (
     "for path in sorted(glob.glob(sys.argv[1] + '/*.yaml')):\n"
     "    list(yaml.load_all(open(path).read(), Loader=yaml.CSafeLoader))\n"
 )
-# Runs the command and samples the resident size of its whole process tree (kustomize processes
-# and the pykustomize helper included) every 10 ms; the peak is the larger of the highest sum and
-# the largest single process's own peak (which catches spikes between samples).
+# Runs the command and samples the memory of its whole process tree (kustomize processes, the
+# pykustomize helper and the parse workers included) every 10 ms, each process's proportional set
+# size (shared pages split among the processes sharing them); the peak is the larger of the
+# highest sum and the largest single process's own peak resident size (which catches spikes
+# between samples).
 MEASURE = r"""
 import json, os, resource, subprocess, sys, time
 
@@ -76,6 +78,15 @@ def tree(pid):
     return found
 
 def resident_kib(pid):
+    # Proportional: a page shared by processes counts once in their sum (a child forked to run
+    # a program holds all of its parent's pages until it does; resident size counted them twice).
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except (OSError, IndexError, ValueError):
+        pass
     try:
         with open(f"/proc/{pid}/statm") as statm:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
