@@ -11,6 +11,7 @@ during a build, which also lets the in-process kustomize render remote bases.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import subprocess
@@ -76,12 +77,20 @@ def _plain_repository(owner_repo: str) -> bool:
 def outside(checkout: Path, base: RemoteBase) -> str | None:
     """Why the base's folder, or a folder its kustomizations include, lies outside the checkout
     (through `..` or a symbolic link), or None: kustomize must read nothing else of this machine."""
+    return _outside(str(checkout), base.path, base.owner_repo)
+
+
+# A checkout is a commit's tree, never changed once made: each base of it is walked once a run
+# (every root that includes an operator asks again).
+@functools.lru_cache(maxsize=256)
+def _outside(checkout_folder: str, path: str, owner_repo: str) -> str | None:
+    checkout = Path(checkout_folder)
     top = checkout.resolve()
-    start = (checkout / base.path).resolve()
+    start = (checkout / path).resolve()
     for folder in [start, *kustomization.reachable(start)]:
         if folder != top and top not in folder.parents:
             where = "its path" if folder == start else f"a folder it includes ({folder.name})"
-            return f"{where} leads outside the repository {base.owner_repo}"
+            return f"{where} leads outside the repository {owner_repo}"
     return None
 
 
