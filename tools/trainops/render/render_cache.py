@@ -68,7 +68,12 @@ def inputs(directory: Path, mirror_dir: Path | None, skeleton: bool = False) -> 
     patches = kustomization.patch_only_files(folders) if skeleton else set()
     for folder in folders:
         try:
-            files.update(path.resolve() for path in folder.iterdir() if path.is_file())
+            real = folder.resolve()
+            files.update(
+                path.resolve() if path.is_symlink() else real / path.name
+                for path in folder.iterdir()
+                if path.is_file()
+            )
         except OSError:
             return None
         for value in kustomization.strings_in(kustomization.read_kustomization(folder)):
@@ -92,12 +97,30 @@ def inputs(directory: Path, mirror_dir: Path | None, skeleton: bool = False) -> 
         if path in patches:
             parts.append(f"patch {name}")
             continue
-        try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        except OSError:
+        digest = _digest(path)
+        if digest is None:
             return None
         parts.append(f"file {name} {digest}")
     return Inputs(root, parts)
+
+
+# Each file's digest by its identity: a run computes the keys of every root, and the operators'
+# and platform's files are read by every environment's roots.
+_digests: dict[tuple[str, int, int, int], str] = {}
+
+
+def _digest(path: Path) -> str | None:
+    try:
+        status = path.stat()
+        identity = (str(path), status.st_ino, status.st_size, status.st_mtime_ns)
+        known = _digests.get(identity)
+        if known is None:
+            known = _digests[identity] = hashlib.sha256(path.read_bytes()).hexdigest()
+            if len(_digests) > 65536:
+                _digests.clear()
+    except OSError:
+        return None
+    return known
 
 
 @dataclass(frozen=True)
