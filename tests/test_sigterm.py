@@ -61,6 +61,16 @@ def test_sigterm_stops_kustomize_and_removes_temporary_folders(tmp_path):
     assert list(scratch.iterdir()) == []
 
 
+def _terminate(process: subprocess.Popen, within: float) -> None:
+    """SIGTERM the run: it ends with 143, in `within` seconds, with no traceback."""
+    process.send_signal(signal.SIGTERM)
+    sent = time.monotonic()
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 143, stderr
+    assert time.monotonic() - sent < within
+    assert "Traceback" not in stderr
+
+
 def _read(pids: Path) -> list[int]:
     return [int(line) for line in pids.read_text().split()] if pids.exists() else []
 
@@ -116,12 +126,7 @@ def test_sigterm_ends_a_run_waiting_on_a_lock_within_two_seconds(tmp_path):
     process = _start_validate(tmp_path)
     time.sleep(3)  # started, and waiting for the lock (30 s by default)
     assert process.poll() is None
-    process.send_signal(signal.SIGTERM)
-    sent = time.monotonic()
-    _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 143, stderr
-    assert time.monotonic() - sent < 2
-    assert "Traceback" not in stderr
+    _terminate(process, within=2)
     for handle in handles:
         handle.close()
 
@@ -186,10 +191,5 @@ def test_sigterm_stops_the_parse_workers_at_once(tmp_path):
         workers = _parse_workers_of(process.pid)
         time.sleep(0.02)
     assert workers, "no parse worker was started"
-    process.send_signal(signal.SIGTERM)
-    started = time.monotonic()
-    _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 143, stderr
-    assert time.monotonic() - started < 5
-    assert "Traceback" not in stderr
+    _terminate(process, within=5)
     assert not [pid for pid in workers if _alive(pid)]

@@ -140,7 +140,7 @@ class _MarksOnly(yaml.CSafeLoader):
     """libyaml's composer without PyYAML's implicit resolver (a dozen patterns tried on every
     scalar, in Python): a field is found by its keys' text and marks, never by its type."""
 
-    def resolve(self, kind, value, implicit):  # noqa: ANN001 - PyYAML's own signature
+    def resolve(self, kind, value, implicit):
         return ""
 
 

@@ -778,7 +778,8 @@ _lines: dict[int, dict[tuple[str, str], int | None]] = {}  # by id() of a Parsed
 _parsed_lock = threading.Lock()
 
 
-def _identity(path: Path) -> tuple[int, int, int] | None:
+def file_identity(path: Path) -> tuple[int, int, int] | None:
+    """What tells an unchanged file from an edited one (inode, size, modification time)."""
     try:
         status = path.stat()
     except OSError:
@@ -792,29 +793,30 @@ def _memo_key(path: Path) -> str:
     return os.path.abspath(path)
 
 
+def _unchanged(path: Path, identity: tuple[int, int, int] | None) -> tuple[str, Parsed] | None:
+    """The text and parse this run made of the file, when it has not changed since."""
+    with _parsed_lock:
+        known = _parsed.get(_memo_key(path))
+    if known is None or identity is None or known[0] != identity:
+        return None
+    return known[1], known[2]
+
+
 def read_parsed(path: Path) -> tuple[str, Parsed]:
     """The file's text and its parse, as this run read them when it has not changed since.
 
     Raises Unreadable when the file cannot be read as text (or is no regular file)."""
-    identity = _identity(path)
-    with _parsed_lock:
-        known = _parsed.get(_memo_key(path))
-    if known is not None and identity is not None and known[0] == identity:
-        return known[1], known[2]
+    known = _unchanged(path, file_identity(path))
+    if known is not None:
+        return known
     text = read_text(path)
     return text, parse_file(path, text)
 
 
-def file_identity(path: Path) -> tuple[int, int, int] | None:
-    """What tells an unchanged file from an edited one (inode, size, modification time)."""
-    return _identity(path)
-
-
 def known_parse(path: Path, identity: tuple[int, int, int] | None) -> Parsed | None:
     """The parse this run made of the file, when it has not changed since."""
-    with _parsed_lock:
-        known = _parsed.get(_memo_key(path))
-    return known[2] if known is not None and identity is not None and known[0] == identity else None
+    known = _unchanged(path, identity)
+    return known[1] if known is not None else None
 
 
 def remember_parse(
@@ -832,12 +834,13 @@ def parse_file(path: Path, text: str | None = None) -> Parsed:
 
     Raises Unreadable when the file cannot be read as text (or is no regular file).
     """
+    identity = file_identity(path) if text is None else None
+    unchanged = _unchanged(path, identity)
+    if unchanged is not None:
+        return unchanged[1]
     key = _memo_key(path)
     with _parsed_lock:
         known = _parsed.get(key)
-    identity = _identity(path) if text is None else None
-    if known is not None and identity is not None and known[0] == identity:
-        return known[2]
     if text is None:
         text = read_text(path)
     if known is not None and known[1] == text:

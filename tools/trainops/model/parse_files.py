@@ -82,20 +82,13 @@ def parse_files(files: list[Path]) -> list[Parsed | Unreadable]:
         units.append(small)
     else:  # too little to be worth an entry: parsed each run, as parse_stream does
         for path, identity, text in zip(small.paths, small.identities, small.texts):
-            results[path] = _remember(
-                path, identity, text, objects.parse_stream(text, display(path))
-            )
+            results[path] = parsed = objects.parse_stream(text, display(path))
+            objects.remember_parse(path, identity, text, parsed)
     for unit, parsed in _parse_units(units):
         for path, identity, text, one in zip(unit.paths, unit.identities, unit.texts, parsed):
-            results[path] = _remember(path, identity, text, one)
+            results[path] = one
+            objects.remember_parse(path, identity, text, one)
     return [results[path] for path in files]
-
-
-def _remember(
-    path: Path, identity: tuple[int, int, int] | None, text: str, parsed: Parsed
-) -> Parsed:
-    objects.remember_parse(path, identity, text, parsed)
-    return parsed
 
 
 def _parse_units(units: list[_Unit]) -> Iterator[tuple[_Unit, list[Parsed]]]:

@@ -156,9 +156,11 @@ def _key_of(
 
 # Where each object of a root's render came from, by the render's skeleton: what it reads with
 # the files read only as patches left out. kustomize's origin annotations cost more than the
-# rest of a build (0.5 of 0.7 s for an operators layer, most on Kueue's base); a patch changes
-# an object's fields, never which file it came from, so after an edit to a patch the objects
-# keep the origins of the last build with them (check: the same objects, by identity).
+# rest of a build (0.5 of 0.7 s for an operators layer, most on Kueue's base). An origin is the
+# file of the resource an object was read from, or the kustomization of the generator that made
+# it (kustomize api/resource/origin.go, Origin: Path, ConfiguredIn); a patch changes an object's
+# fields, never which file it came from, so after an edit to a patch the objects keep the
+# origins of the last build with them (check: the same objects, by identity).
 KEPT_FOLDER = "origins-v1"
 Identity = tuple[str, str, str, str]  # apiVersion, kind, namespace ("" for none), name
 # ("remote", where it is shown, False), or ("local", path relative to the root, whether the
