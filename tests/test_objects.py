@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from trainops.model import objects
 from trainops.model.objects import CACHED_FROM, parse_stream, split_documents
@@ -36,6 +40,18 @@ def test_documents_keep_the_line_of_their_first_key():
 def test_split_ignores_dashes_that_are_not_at_column_zero():
     text = "a: |\n  ---\n  x\n---\nb: 1\n"
     assert [line for line, _ in split_documents(text)] == [1, 4]
+
+
+# What a document start is (YAML's directives end marker at column 0), as an expression: the
+# splitter finds the same places without it.
+DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|$)", re.MULTILINE)
+
+
+@given(st.lists(st.sampled_from(["-", "---", "\n", "\r", " ", "\t", "a", "\n---", "---\n"])))
+def test_documents_start_where_the_expression_says(pieces):
+    text = "".join(pieces)
+    starts = [0] + [m.start() for m in DOCUMENT_START.finditer(text) if m.start() > 0]
+    assert objects._document_starts(text) == starts
 
 
 def test_a_syntax_error_spoils_only_its_own_document():

@@ -551,6 +551,8 @@ def load_roots(
     # Renders first, then plain files: kustomize's memory is given back before the files' objects
     # pile up, so the two peaks do not add.
     renders = [i for i, root in enumerate(roots) if root.is_kustomization]
+    if renderer is not None and workers > 1:
+        renders = [renders[i] for i in renderer.render_order([roots[i].path for i in renders])]
     files = [i for i, root in enumerate(roots) if not root.is_kustomization]
 
     def load(i: int) -> Rendered:

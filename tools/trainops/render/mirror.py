@@ -43,6 +43,27 @@ def _write_if_changed(path: Path, content: bytes) -> None:
     os.replace(temporary, path)
 
 
+# The last shadow made of each mirror in this process, by what its copied files were then: every
+# remote of every root asks for the shadow, and rewriting it reads ten repositories' refs.
+_shadows: dict[tuple[Path, Path], tuple] = {}
+_shadows_lock = threading.Lock()
+
+
+def _signature(repositories: list[Path]) -> tuple:
+    signature = []
+    for repository in repositories:
+        for name in _COPIED_FILES:
+            try:
+                status = (repository / name).stat()
+            except OSError:
+                signature.append((str(repository), name))
+                continue
+            signature.append(
+                (str(repository), name, status.st_ino, status.st_size, status.st_mtime_ns)
+            )
+    return tuple(signature)
+
+
 def shadow_mirror(mirror: Path) -> Path:
     """Build (or refresh) the git-usable shadow of `mirror` and return its path."""
     mirror = mirror.resolve()
@@ -50,7 +71,12 @@ def shadow_mirror(mirror: Path) -> Path:
         raise CannotRun(f"{mirror}: mirror folder does not exist")
     key = hashlib.sha256(str(mirror).encode()).hexdigest()[:16]
     shadow = cache.cache_root() / "mirrors" / key
-    for repository in mirror_repositories(mirror):
+    repositories = mirror_repositories(mirror)
+    signature = _signature(repositories)
+    with _shadows_lock:
+        if _shadows.get((mirror, shadow)) == signature and shadow.is_dir():
+            return shadow
+    for repository in repositories:
         target = shadow / repository.relative_to(mirror)
         (target / "refs").mkdir(parents=True, exist_ok=True)
         (target / "objects" / "info").mkdir(parents=True, exist_ok=True)
@@ -60,6 +86,8 @@ def shadow_mirror(mirror: Path) -> Path:
                 _write_if_changed(target / name, source.read_bytes())
         alternates = f"{repository / 'objects'}\n".encode()
         _write_if_changed(target / "objects" / "info" / "alternates", alternates)
+    with _shadows_lock:
+        _shadows[(mirror, shadow)] = signature
     return shadow
 
 

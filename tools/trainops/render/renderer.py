@@ -163,6 +163,39 @@ class Renderer:
         self._say(note)
         return Output(text, found, cached=False)
 
+    def render_order(self, directories: list[Path]) -> list[int]:
+        """The indices of `directories` in the order to render them, a few at a time: each
+        distinct render before any repeat of it (a root that passes through to another, or
+        reads the same files the same way, waits for the first and reads its entry: rendered
+        side by side, one thread would idle), those reading remote bases (the longest builds)
+        first, the rest in their given order."""
+        seen: set[object] = set()
+        first: list[tuple[int, int]] = []
+        repeats: list[int] = []
+        for index, directory in enumerate(directories):
+            identity, remotes = self._identity(directory)
+            if identity in seen:
+                repeats.append(index)
+                continue
+            seen.add(identity)
+            first.append((-remotes, index))
+        return [index for _, index in sorted(first)] + repeats
+
+    def _identity(self, directory: Path) -> tuple[object, int]:
+        """(what tells this render from others', how many remote entries it reads)."""
+        try:
+            inner = self._passed_through(directory) or directory
+            folders = kustomization.reachable(inner)
+            remotes = sum(len(kustomization.remote_entries(folder)) for folder in folders)
+            key = (
+                render_cache.key(self.kustomize, self.mirror, inner, True, "values")
+                if self.use_cache
+                else None
+            )
+        except (OSError, ValueError, CannotRun):  # the render itself says what is wrong
+            return directory.resolve(), 0
+        return (key.digest if key is not None else inner.resolve()), remotes
+
     def _passed_through(self, directory: Path) -> Path | None:
         """The last folder of a chain of kustomizations that each only list the next, or None;
         a chain that comes back on itself is left to kustomize, which reports the cycle."""
