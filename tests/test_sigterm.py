@@ -164,7 +164,9 @@ def _parse_workers_of(pid: int) -> list[int]:
         except OSError:
             continue
         parent = int(stat.rsplit(")", 1)[1].split()[1])
-        if parent == pid and b"trainops.model.parse_worker" in command:
+        if parent == pid and (
+            b"trainops.model.parse_worker" in command or b"trainops.check.unit_worker" in command
+        ):
             found.append(int(entry.name))
     return found
 

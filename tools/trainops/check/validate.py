@@ -23,15 +23,16 @@ from trainops.model.errors import CannotRun
 from trainops.model.field_lines import field_line
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import Parsed, Problem
-from trainops.model.parse_files import parse_files
+from trainops.model.parse_files import Prechecks, parse_files
 from trainops.model.paths import display
 from trainops.model.rendered import Cluster, Rendered
 from trainops.render import kustomization
 from trainops.render.renderer import Origins, Renderer, RenderFailure
-from trainops.rules import RULES
+from trainops.rules import RULES, api_validation
 from trainops.rules.schema import withhold_ill_shaped
 
 STDIN = Path("-")  # `validate -`: the objects on standard input
+UNIT_WORKER = "trainops.check.unit_worker"  # parses files and prechecks them (api-validation)
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ def roots_in_context(
     return roots, focus, notes
 
 
-def _read_files(root: Root) -> Rendered:
+def _read_files(root: Root, prechecks: Prechecks | None = None) -> Rendered:
     if root.text is not None:
         field_lines.remember(root.name, root.text)
         rendered = Rendered(root.name, path=None)
@@ -151,7 +152,7 @@ def _read_files(root: Root) -> Rendered:
     rendered = Rendered(root.name, path=root.path)
     for folder, why in refused:
         rendered.syntax_errors.append(Problem(display(folder), None, f"cannot be read: {why}"))
-    for file, parsed in zip(files, parse_files(files)):
+    for file, parsed in zip(files, parse_files(files, prechecks)):
         if isinstance(parsed, objects.Unreadable):
             rendered.syntax_errors.append(Problem(display(file), None, str(parsed)))
         else:
@@ -202,18 +203,23 @@ def load_root(
     renderer: Renderer | None,
     env: dict[str, str] | None,
     progress: Progress | None = None,
+    prechecks: Prechecks | None = None,
 ) -> Rendered:
-    rendered = _load_root(root, renderer, env, progress)
+    rendered = _load_root(root, renderer, env, progress, prechecks)
     if progress is not None and not root.is_kustomization:
         progress.loaded(False, rendered=False)
     return rendered
 
 
 def _load_root(
-    root: Root, renderer: Renderer | None, env: dict[str, str] | None, progress: Progress | None
+    root: Root,
+    renderer: Renderer | None,
+    env: dict[str, str] | None,
+    progress: Progress | None,
+    prechecks: Prechecks | None,
 ) -> Rendered:
     if not root.is_kustomization:
-        return _read_files(root)
+        return _read_files(root, prechecks)
     assert renderer is not None
     rendered = Rendered(root.name, path=root.path)
     try:
@@ -543,9 +549,10 @@ def load_roots(
     renderer: Renderer | None,
     jobs: int | None = None,
     progress: Progress | None = None,
+    prechecks: Prechecks | None = None,
 ) -> list[Rendered]:
     """Render or read every root, in parallel (kustomize runs in other processes: threads
-    suffice)."""
+    suffice); the workers that parse files run `prechecks` too."""
     env = renderer.environment() if renderer and any(r.is_kustomization for r in roots) else None
     workers = max(1, min(len(roots), jobs or os.cpu_count() or 1))
     # Renders first, then plain files: kustomize's memory is given back before the files' objects
@@ -556,7 +563,7 @@ def load_roots(
     files = [i for i, root in enumerate(roots) if not root.is_kustomization]
 
     def load(i: int) -> Rendered:
-        return load_root(roots[i], renderer, env, progress)
+        return load_root(roots[i], renderer, env, progress, prechecks)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         loaded = dict(zip(renders, pool.map(load, renders)))
@@ -651,11 +658,17 @@ def validate(
     extra = [r for r in crd_roots if r.path.resolve() not in included]
     progress = Progress(len(roots) + len(extra))
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
+    ran = _rules_to_run(selected, config)
+    prechecks = (
+        Prechecks(UNIT_WORKER, api_validation.unit_context(versions))
+        if api_validation.ID in ran
+        else None
+    )
     loaded = load_with_crd_roots(
         roots,
         extra,
         renderer,
-        lambda some: load_roots(some, renderer, jobs, progress),
+        lambda some: load_roots(some, renderer, jobs, progress, prechecks),
         lambda loaded: _needs_crd_schemas(loaded, versions),
     )
     rendered, extra_loaded = loaded.roots, loaded.crd_roots
@@ -685,7 +698,6 @@ def validate(
     for cluster in {id(c): c for c in cluster_of.values()}.values():
         cluster.catalog, cluster.config, cluster.everything = catalog, config, rendered
         cluster.rule_ids = frozenset(RULES)
-    ran = _rules_to_run(selected, config)
     findings = [
         finding for result in rendered for finding in run_rules(result, cluster_of[id(result)], ran)
     ]

@@ -32,6 +32,18 @@ GROUP_BYTES = 256 * 1024
 # second core saves.
 WORKERS_FROM = 2 * 2**20
 WORKER = [sys.executable, "-m", "trainops.model.parse_worker"]
+# A worker ends when its input closes, once its last unit's prechecks are done (what they find
+# is kept in the cache, which the run reads next): it is given this long before it is killed.
+_STOP_SECONDS = 30
+
+
+@dataclass(frozen=True)
+class Prechecks:
+    """Workers of a stage above: `module` runs as the worker (parse_worker.serve with its own
+    `after`), and `context` goes with every unit it parses."""
+
+    module: str
+    context: bytes
 
 
 @dataclass
@@ -54,9 +66,9 @@ class _Unit:
         return [display(path) for path in self.paths]
 
 
-def parse_files(files: list[Path]) -> list[Parsed | Unreadable]:
+def parse_files(files: list[Path], prechecks: Prechecks | None = None) -> list[Parsed | Unreadable]:
     """Each file's parse (as parse_file gives it, and remembered for it), or why it cannot be
-    read, in the order of `files`."""
+    read, in the order of `files`; units parsed in workers go to `prechecks` there too."""
     results: dict[Path, Parsed | Unreadable] = {}
     units: list[_Unit] = []
     small = _Unit()
@@ -84,14 +96,16 @@ def parse_files(files: list[Path]) -> list[Parsed | Unreadable]:
         for path, identity, text in zip(small.paths, small.identities, small.texts):
             results[path] = parsed = objects.parse_stream(text, display(path))
             objects.remember_parse(path, identity, text, parsed)
-    for unit, parsed in _parse_units(units):
+    for unit, parsed in _parse_units(units, prechecks):
         for path, identity, text, one in zip(unit.paths, unit.identities, unit.texts, parsed):
             results[path] = one
             objects.remember_parse(path, identity, text, one)
     return [results[path] for path in files]
 
 
-def _parse_units(units: list[_Unit]) -> Iterator[tuple[_Unit, list[Parsed]]]:
+def _parse_units(
+    units: list[_Unit], prechecks: Prechecks | None
+) -> Iterator[tuple[_Unit, list[Parsed]]]:
     keys = [objects.unit_key(unit.texts) for unit in units]
     missing = []
     for unit, key in zip(units, keys):
@@ -105,7 +119,7 @@ def _parse_units(units: list[_Unit]) -> Iterator[tuple[_Unit, list[Parsed]]]:
         for unit, key in missing:
             yield unit, objects.parse_unit(unit.texts, unit.names, key)[0]
         return
-    yield from _in_workers(missing, workers)
+    yield from _in_workers(missing, workers, prechecks)
 
 
 def _workers(size: int) -> int:
@@ -118,7 +132,7 @@ def _workers(size: int) -> int:
 
 
 def _in_workers(
-    missing: list[tuple[_Unit, str]], workers: int
+    missing: list[tuple[_Unit, str]], workers: int, prechecks: Prechecks | None = None
 ) -> Iterator[tuple[_Unit, list[Parsed]]]:
     """Parse the units in up to `workers` processes, largest first, each worker taking the next
     unit when it is done; what no worker gave back (one that could not start, or died) is
@@ -128,7 +142,7 @@ def _in_workers(
         tasks.put(pair)
     answers: queue.SimpleQueue[tuple[_Unit, str, bytes | None] | None] = queue.SimpleQueue()
     threads = [
-        threading.Thread(target=_serve, args=(tasks, answers), daemon=True)
+        threading.Thread(target=_serve, args=(tasks, answers, prechecks), daemon=True)
         for _ in range(min(workers, len(missing)))
     ]
     for thread in threads:
@@ -149,10 +163,13 @@ def _in_workers(
 def _serve(
     tasks: queue.SimpleQueue[tuple[_Unit, str]],
     answers: queue.SimpleQueue[tuple[_Unit, str, bytes | None] | None],
+    prechecks: Prechecks | None,
 ) -> None:
     """Feed one worker process units until none is left; a unit it fails is answered with None
     (parsed by the caller), and so is every unit after a worker that could not start or died."""
-    worker = _start_worker()
+    command = WORKER if prechecks is None else [sys.executable, "-m", prechecks.module]
+    context = None if prechecks is None else prechecks.context
+    worker = _start_worker(command)
     try:
         while True:
             try:
@@ -162,7 +179,7 @@ def _serve(
             payload = None
             if worker is not None:
                 try:
-                    write_message(worker.stdin, marshal.dumps((unit.texts, key)))  # type: ignore[arg-type]
+                    write_message(worker.stdin, marshal.dumps((unit.texts, key, context)))  # type: ignore[arg-type]
                     payload = read_message(worker.stdout)  # type: ignore[arg-type]
                 except OSError:
                     payload = None
@@ -176,10 +193,10 @@ def _serve(
         answers.put(None)
 
 
-def _start_worker() -> subprocess.Popen[bytes] | None:
+def _start_worker(command: list[str]) -> subprocess.Popen[bytes] | None:
     try:
         worker = subprocess.Popen(
-            WORKER,
+            command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -197,7 +214,7 @@ def _stop_worker(worker: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(OSError):
         worker.stdin.close()  # type: ignore[union-attr]
     try:
-        worker.wait(timeout=5)
+        worker.wait(timeout=_STOP_SECONDS)
     except subprocess.TimeoutExpired:
         worker.kill()
         worker.wait()

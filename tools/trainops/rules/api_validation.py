@@ -46,13 +46,14 @@ from collections.abc import Iterator
 
 from trainops.knowledge.apivalidation import kinds, meta
 from trainops.knowledge.apivalidation.pod import QUANTITY_SYNTAX, PodContext, validate_pod_spec
+from trainops.knowledge.decoding import read_as_server
 from trainops.knowledge.operator_pods import OPERATORS, OperatorPod, operator_pod
 from trainops.knowledge.pod_templates import templates_of
 from trainops.knowledge.psa.injected import pytorch_init
 from trainops.knowledge.schema.catalog import catalog_of
 from trainops.model import cache
 from trainops.model.findings import Finding, Severity
-from trainops.model.objects import K8sObject
+from trainops.model.objects import K8sObject, Parsed
 from trainops.model.rendered import Cluster, Rendered
 from trainops.model.shape import mapping, mappings
 
@@ -69,7 +70,10 @@ STATEFULSET_PODS = "the Pod the StatefulSet controller creates from this templat
 
 
 def _relaxed(cluster: Cluster) -> bool:
-    versions = catalog.kubernetes_versions if (catalog := catalog_of(cluster)) else []
+    return _relaxed_in(catalog.kubernetes_versions if (catalog := catalog_of(cluster)) else [])
+
+
+def _relaxed_in(versions: list[str]) -> bool:
     minors = [
         int(v.split(".")[1])
         for v in versions
@@ -110,8 +114,10 @@ def _is_custom(obj: K8sObject, cluster: Cluster) -> bool:
     )
 
 
-def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[str, str]]:
-    custom = _is_custom(obj, cluster)
+def _errors(
+    obj: K8sObject, cluster: Cluster | None, relaxed: bool, custom: bool
+) -> Iterator[tuple[str, str]]:
+    """`cluster` is read for a custom resource's Pods alone (what its operator adds)."""
     metadata = mapping(obj.doc.get("metadata"))
     yield from meta.validate(obj.group, obj.kind, metadata, custom=custom)
     if obj.group == "apiextensions.k8s.io" and obj.kind == "CustomResourceDefinition":
@@ -120,7 +126,11 @@ def _errors(obj: K8sObject, cluster: Cluster, relaxed: bool) -> Iterator[tuple[s
     if check is not None:
         yield from check(obj.doc)
     for template in templates_of(obj):
-        built = operator_pod(obj, template, cluster) if custom else OperatorPod(template)
+        built = (
+            operator_pod(obj, template, cluster)
+            if custom and cluster is not None
+            else OperatorPod(template)
+        )
         prefix = ""
         if custom:
             made = "Job" if built.restart_policies else "Pod"
@@ -193,10 +203,13 @@ def _errors_by_object(
     for obj in objects:
         digest, _, index = (obj.source or "").rpartition(":")
         by_source.setdefault(digest or None, []).append((int(index or 0), obj))
+    catalog = catalog_of(cluster)
+    version = catalog.kubernetes_versions[0] if catalog and catalog.kubernetes_versions else None
     for digest, members in by_source.items():
         if digest is None:
             for _, obj in members:
-                yield obj, list(dict.fromkeys(_errors(obj, cluster, relaxed)))
+                custom = _is_custom(obj, cluster)
+                yield obj, list(dict.fromkeys(_errors(obj, cluster, relaxed, custom)))
             continue
         key = cache.key_of(
             RESULTS, cache.package_digest(), context, digest, ",".join(str(i) for i, _ in members)
@@ -205,27 +218,92 @@ def _errors_by_object(
         if kept is not None:
             yield from zip((obj for _, obj in members), kept)
             continue
-        found = [list(dict.fromkeys(_errors(obj, cluster, relaxed))) for _, obj in members]
+        prechecked = (
+            _prechecked(cache.load(RESULTS, _unit_key(digest, version, relaxed)))
+            if version is not None
+            else None
+        )
+        found = []
+        for index, obj in members:
+            custom = _is_custom(obj, cluster)
+            known = (
+                prechecked[index]
+                if prechecked is not None and not custom and index < len(prechecked)
+                else None
+            )
+            found.append(
+                known
+                if known is not None
+                else list(dict.fromkeys(_errors(obj, cluster, relaxed, custom)))
+            )
         cache.store(RESULTS, key, json.dumps(found).encode())
         yield from zip((obj for _, obj in members), found)
 
 
+# What a cold run finds on every core: the errors of objects that are no custom resource depend
+# on nothing of their cluster but its Kubernetes versions, so the workers that parse files
+# (trainops.check.unit_worker) find them for each unit they parse and keep them, one list per
+# object of the unit (None where it did not judge: a custom resource, or an object it failed on).
+# The run takes them for the objects that are no custom resource by its own catalog.
+def unit_context(versions: list[str]) -> bytes:
+    """What a worker is sent with each unit: the version objects are read as, and the names rule."""
+    return json.dumps([versions[0], _relaxed_in(versions)]).encode()
+
+
+def _unit_key(digest: str, version: str, relaxed: bool) -> str:
+    return cache.key_of(RESULTS, cache.package_digest(), "unit", version, str(relaxed), digest)
+
+
+def precheck_unit(parsed: list[Parsed], key: str, context: bytes) -> None:
+    """Find and keep the errors of a unit's objects that are no custom resource (in a worker:
+    their documents are its own to read as the server does)."""
+    version, relaxed = json.loads(context)
+    found: list[list[tuple[str, str]] | None] = []
+    for obj in (obj for one in parsed for obj in one.objects):
+        if obj.group in OPERATORS:
+            found.append(None)
+            continue
+        try:
+            read_as_server(obj, version)
+            found.append(list(dict.fromkeys(_errors(obj, None, relaxed, custom=False))))
+        except Exception:  # noqa: BLE001 - an object this rule never sees (ill-shaped): the run decides
+            found.append(None)
+    cache.store(RESULTS, _unit_key(key[:32], version, relaxed), json.dumps(found).encode())
+
+
+def _prechecked(payload: bytes | None) -> list[list[tuple[str, str]] | None] | None:
+    """A worker's entry (precheck_unit), or None when it is absent or not of that shape."""
+    return _entry(payload, unjudged=True)
+
+
 def _kept(payload: bytes | None, count: int) -> list[list[tuple[str, str]]] | None:
-    """The entry's errors, one list per object, or None when it is absent or not of that shape."""
+    """The run's entry: the errors of `count` objects, or None when it is absent or not of that
+    shape."""
+    kept = _entry(payload, unjudged=False)
+    if kept is None or len(kept) != count:
+        return None
+    return [errors for errors in kept if errors is not None]
+
+
+def _entry(payload: bytes | None, unjudged: bool) -> list[list[tuple[str, str]] | None] | None:
+    """An entry's lists of errors, one an object (None for one not judged, where `unjudged`)."""
     if payload is None:
         return None
     try:
         data = json.loads(payload)
     except ValueError:
         return None
-    if not (isinstance(data, list) and len(data) == count):
+    if not isinstance(data, list):
         return None
-    kept = []
+    kept: list[list[tuple[str, str]] | None] = []
     for errors in data:
-        if not isinstance(errors, list) or not all(
+        if errors is None and unjudged:
+            kept.append(None)
+        elif isinstance(errors, list) and all(
             isinstance(e, list) and len(e) == 2 and all(isinstance(p, str) for p in e)
             for e in errors
         ):
+            kept.append([(path, message) for path, message in errors])
+        else:
             return None
-        kept.append([(path, message) for path, message in errors])
     return kept
