@@ -278,14 +278,16 @@ def _walk(
     schema: dict, value: object, path: str, outcome: Outcome, where: str, defaulted: bool = False
 ) -> None:
     """Run the rules of `schema` and of the schemas below it that hold any. Defaults matter only
-    to a rule, which sees its own value whole: a subtree is defaulted as a rule is met (its
-    `defaulted` descendants need nothing more), and above that only the absent properties whose
-    schemas hold rules are filled in. Subtrees without rules are not visited: a pod template is
-    most of a training job, and its schema holds none."""
+    to a rule, which sees its own value whole: where a rule is met its subtree is copied (CEL
+    takes no YAML dates: they become strings) and defaulted, and its `defaulted` descendants
+    need nothing more; above that the object is only read, and absent properties whose schemas
+    hold rules are walked as their defaults. Subtrees without rules are not visited: a pod
+    template is most of a training job, and its schema holds none."""
     if not isinstance(schema, dict) or value is None:
         return
     rules = schema.get("x-kubernetes-validations") or []
     if rules and not defaulted:
+        value = _plain(value)
         _apply_defaults(schema, value)
         defaulted = True
     for rule in rules:
@@ -293,13 +295,14 @@ def _walk(
             _run(rule, value, path, schema, outcome, where)
     if isinstance(value, dict):
         properties = schema.get("properties") or {}
+        children = list(value.items())
         if not defaulted:
             for name, child in properties.items():
                 absent = name not in value and isinstance(child, dict) and "default" in child
                 if absent and _holds_rules(child):
-                    value[name] = copy.deepcopy(child["default"])
+                    children.append((name, _plain(child["default"])))
         extra = schema.get("additionalProperties")
-        for name, child in value.items():
+        for name, child in children:
             child_schema = properties.get(name, extra if isinstance(extra, dict) else None)
             if child_schema is not None and _holds_rules(child_schema):
                 _walk(child_schema, child, _join(path, name), outcome, where, defaulted)
@@ -334,15 +337,16 @@ def has_rules(schema: object) -> bool:
 def validate(schema: dict, doc: dict, where: str) -> Outcome:
     """Run every create-time rule of `schema` (a CRD version's openAPIV3Schema) on a copy of `doc`."""
     outcome = Outcome()
-    value = _plain(doc)
-    assert isinstance(value, dict)  # a mapping stays a mapping
-    metadata = mapping(value.get("metadata"))
-    # At the root, rules see only the name fields of metadata.
-    value["metadata"] = {k: metadata[k] for k in ("name", "generateName") if k in metadata}
+    metadata = mapping(doc.get("metadata"))
+    # At the root, rules see only the name fields of metadata. The document is only read: what a
+    # rule sees is copied (_walk).
+    value = {
+        **doc,
+        "metadata": {k: metadata[k] for k in ("name", "generateName") if k in metadata},
+    }
     root = dict(schema)
     root_properties = dict(root.get("properties") or {})
     root_properties.pop("metadata", None)
     root["properties"] = root_properties
-    _apply_defaults(root, value)
     _walk(root, value, "", outcome, where)
     return outcome

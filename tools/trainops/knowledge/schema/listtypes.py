@@ -22,7 +22,7 @@ def duplicates(doc: object, schema: dict) -> list[tuple[str, str]]:
                 child = properties.get(key) if isinstance(properties, dict) else None
                 if child is None and isinstance(extra, dict):
                     child = extra
-                if isinstance(child, dict):
+                if isinstance(child, dict) and _declares(child):
                     pending.append((value, child, f"{path}.{key}" if path else str(key)))
         elif isinstance(node, list):
             items = node_schema.get("items")
@@ -42,6 +42,29 @@ def duplicates(doc: object, schema: dict) -> list[tuple[str, str]]:
                     if identity in seen:
                         found.append((where, f"Duplicate value: {identity}"))
                     seen.add(identity)
-                if isinstance(items, dict):
+                if isinstance(items, dict) and _declares(items):
                     pending.append((item, items, where))
     return sorted(found)
+
+
+# _declares() of each schema node met, by identity (the node is kept, so its id stays its own).
+_DECLARING: dict[int, tuple[object, bool]] = {}
+
+
+def _declares(schema: dict) -> bool:
+    """Whether `schema` or a schema below it (properties, additionalProperties, items: where
+    duplicates() walks) declares a map or a set: a pod template's is most of a training job's
+    object, and only a few of its lists are either."""
+    known = _DECLARING.get(id(schema))
+    if known is None:
+        properties = schema.get("properties")
+        below = [
+            *(properties.values() if isinstance(properties, dict) else ()),
+            schema.get("additionalProperties"),
+            schema.get("items"),
+        ]
+        found = schema.get("x-kubernetes-list-type") in ("map", "set") or any(
+            isinstance(child, dict) and _declares(child) for child in below
+        )
+        known = _DECLARING[id(schema)] = (schema, found)
+    return known[1]
