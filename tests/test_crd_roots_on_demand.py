@@ -44,3 +44,49 @@ def test_an_object_that_may_need_their_schemas_renders_them(tmp_path, held):
     done = _validate(tmp_path, {"manifests/cm.yaml": CONFIG_MAP, "manifests/held.yaml": held})
     assert done.returncode == 1
     assert "error [render-failed]" in done.stdout and "missing.yaml" in done.stdout
+
+
+def test_a_crd_root_read_for_its_schemas_alone_is_rendered_without_origins(tmp_path, monkeypatch):
+    # Origins name the files of a root's objects for findings; a CRD root read only for its
+    # CRDs' schemas has none, and origins cost most of a build of an operator's base.
+    from trainops.check.validate import Root, validate
+    from trainops.model.config import load_config
+    from trainops.render.kustomize import find_kustomize
+    from trainops.render.renderer import Renderer
+    from trainops.rules import RULES
+
+    widget_crd = (
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+        "metadata: {name: widgets.example.com}\nspec:\n  group: example.com\n"
+        "  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}\n"
+        "  scope: Namespaced\n  versions:\n    - name: v1\n      served: true\n"
+        "      storage: true\n      schema:\n        openAPIV3Schema: {type: object, "
+        "properties: {spec: {type: object, properties: {size: {type: integer}}}}}\n"
+    )
+    write_tree(
+        tmp_path,
+        {
+            "trainops.yaml": "kubernetesVersions: [v1.32]\ncrdRoots: [crds]\n",
+            "crds/kustomization.yaml": "resources:\n  - widgets.yaml\n",
+            "crds/widgets.yaml": widget_crd,
+            "manifests/w.yaml": "apiVersion: example.com/v1\nkind: Widget\n"
+            "metadata: {name: w, namespace: default}\nspec: {size: big}\n",
+        },
+    )
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    asked: list[tuple[str, bool]] = []
+    real = Renderer.output
+
+    def output(self, directory, env, origins, values_only=False):
+        asked.append((directory.name, origins))
+        return real(self, directory, env, origins, values_only)
+
+    monkeypatch.setattr(Renderer, "output", output)
+    config = load_config(None, RULES)
+    outcome = validate([Root(tmp_path / "manifests")], Renderer(find_kustomize()), config=config)
+    assert asked == [("crds", False)]
+    found = {(f.rule, f.path): f.message for f in outcome.findings}
+    assert found[("schema", "spec.size")] == (
+        '"big" is not of type "integer" (CRD widgets.example.com)'
+    )

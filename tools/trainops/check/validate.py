@@ -41,6 +41,9 @@ class Root:
 
     path: Path
     text: str | None = field(default=None, compare=False)  # what standard input held
+    # A CRD root read only for its CRDs' schemas: no finding names a file of its objects, so its
+    # render asks kustomize for no origins (they cost most of a build of Kueue's base).
+    schemas_only: bool = field(default=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -223,7 +226,11 @@ def _load_root(
     assert renderer is not None
     rendered = Rendered(root.name, path=root.path)
     try:
-        output = renderer.render(root.path, env)
+        output = (
+            renderer.render_for_schemas(root.path, env)
+            if root.schemas_only
+            else renderer.render(root.path, env)
+        )
     except RenderFailure as failure:
         if progress is not None:
             progress.loaded(False)
@@ -655,7 +662,7 @@ def validate(
     # layer) is not rendered again: its CRDs are in that render. The others render alongside the
     # checked roots; a CRD root only a root that then fails to render included renders after.
     included = _reachable(roots)
-    extra = [r for r in crd_roots if r.path.resolve() not in included]
+    extra = [replace(r, schemas_only=True) for r in crd_roots if r.path.resolve() not in included]
     progress = Progress(len(roots) + len(extra))
     versions = config.kubernetes_versions if config else list(DEFAULT_KUBERNETES_VERSIONS)
     ran = _rules_to_run(selected, config)
@@ -676,7 +683,11 @@ def validate(
         for _ in extra:
             progress.loaded(True)
     still_included = _reachable([Root(r.path) for r in rendered if r.loaded and r.path])
-    late = [r for r in crd_roots if r.path.resolve() in included - still_included]
+    late = [
+        replace(r, schemas_only=True)
+        for r in crd_roots
+        if r.path.resolve() in included - still_included
+    ]
     progress.total += len(late)
     extra_loaded += load_roots(late, renderer, jobs, progress) if late else []
     if renderer is not None:

@@ -43,24 +43,28 @@ def _write_if_changed(path: Path, content: bytes) -> None:
     os.replace(temporary, path)
 
 
-# The last shadow made of each mirror in this process, by what its copied files were then: every
-# remote of every root asks for the shadow, and rewriting it reads ten repositories' refs.
+# The last shadow made of each mirror in this process, by what its files and the mirror's files
+# it copies were then: every remote of every root asks for the shadow, and rewriting it reads ten
+# repositories' refs.
 _shadows: dict[tuple[Path, Path], tuple] = {}
 _shadows_lock = threading.Lock()
 
 
-def _signature(repositories: list[Path]) -> tuple:
+def _signature(mirror: Path, shadow: Path, repositories: list[Path]) -> tuple:
     signature = []
     for repository in repositories:
-        for name in _COPIED_FILES:
+        target = shadow / repository.relative_to(mirror)
+        for path in (
+            *(repository / name for name in _COPIED_FILES),
+            *(target / name for name in _COPIED_FILES),
+            target / "objects" / "info" / "alternates",
+        ):
             try:
-                status = (repository / name).stat()
+                status = path.stat()
             except OSError:
-                signature.append((str(repository), name))
+                signature.append((str(path),))
                 continue
-            signature.append(
-                (str(repository), name, status.st_ino, status.st_size, status.st_mtime_ns)
-            )
+            signature.append((str(path), status.st_ino, status.st_size, status.st_mtime_ns))
     return tuple(signature)
 
 
@@ -72,9 +76,8 @@ def shadow_mirror(mirror: Path) -> Path:
     key = hashlib.sha256(str(mirror).encode()).hexdigest()[:16]
     shadow = cache.cache_root() / "mirrors" / key
     repositories = mirror_repositories(mirror)
-    signature = _signature(repositories)
     with _shadows_lock:
-        if _shadows.get((mirror, shadow)) == signature and shadow.is_dir():
+        if _shadows.get((mirror, shadow)) == _signature(mirror, shadow, repositories):
             return shadow
     for repository in repositories:
         target = shadow / repository.relative_to(mirror)
@@ -87,7 +90,7 @@ def shadow_mirror(mirror: Path) -> Path:
         alternates = f"{repository / 'objects'}\n".encode()
         _write_if_changed(target / "objects" / "info" / "alternates", alternates)
     with _shadows_lock:
-        _shadows[(mirror, shadow)] = signature
+        _shadows[(mirror, shadow)] = _signature(mirror, shadow, repositories)
     return shadow
 
 

@@ -112,6 +112,11 @@ class Renderer:
         without a full build of their bases; `build` prints kustomize's text."""
         return self.output(directory, env, origins=True, values_only=True)
 
+    def render_for_schemas(self, directory: Path, env: dict[str, str] | None = None) -> Output:
+        """render() without origins: for a root read only for its CRDs' schemas, whose objects
+        no finding places in a file."""
+        return self.output(directory, env, origins=False, values_only=True)
+
     def output(
         self,
         directory: Path,
