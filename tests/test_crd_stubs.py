@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from helpers import REPO, write_tree
 from trainops.model.objects import take_origin
@@ -378,3 +380,31 @@ def test_kustomizations_that_list_each_other_fail_as_kustomize_says(tmp_path, mi
     composed, _ = _renderers(mirror)
     with pytest.raises(RenderFailure):
         composed.build(root / "a")
+
+
+def _block_by_lines(chunk: str, first: int, indent: int) -> int:
+    """Where a block under a key ends, line by line: the first line with content indented no
+    more than the key, other than a sequence item (`- `, or `-` alone) at its indentation."""
+    end = first
+    while end < len(chunk):
+        line_end = chunk.find("\n", end)
+        line_end = len(chunk) if line_end < 0 else line_end + 1
+        line = chunk[end:line_end].rstrip("\n")
+        content = line.lstrip(" ")
+        depth = len(line) - len(content)
+        if content and not (depth > indent or (depth == indent and content[:2] in ("- ", "-"))):
+            return end
+        end = line_end
+    return len(chunk)
+
+
+@given(
+    st.lists(st.sampled_from([" ", "  ", "\n", "- ", "-", "x", "-x", "\t", "\r", "a: 1"])),
+    st.integers(1, 3),
+)
+@example(["  ", "-", "\n", "x"], 2)  # an item alone on its line, then the next key
+@example(["  ", "-"], 2)
+@example(["  ", "-x", "\n"], 2)
+def test_a_block_ends_where_its_lines_say(pieces, indent):
+    chunk = "k:\n" + "".join(pieces)
+    assert crd_stubs._block_end(chunk, 3, indent) == _block_by_lines(chunk, 3, indent)

@@ -269,6 +269,36 @@ def test_a_changed_checkout_of_a_remote_base_is_checked_out_again(mirror, privat
     assert not (checkout / "config" / "planted.yaml").exists()
 
 
+def test_a_checkout_is_verified_only_where_kustomize_reads_it(mirror, private_cache, monkeypatch):
+    # Reading only a root's values, kustomize reads a remote base's stubbed copy once it is made:
+    # its checkout is then not verified (two git processes a run); a full build reads the
+    # checkout itself, which is verified first.
+    from trainops.render import raw_files
+    from trainops.render.renderer import Renderer
+
+    verified: list[str] = []
+    real = remote_bases._unchanged
+    monkeypatch.setattr(
+        remote_bases, "_unchanged", lambda r, t: verified.append(t.name) or real(r, t)
+    )
+    renderer = Renderer(find_kustomize(), mirror)
+    commit = remote_bases.commit_of(mirror, "kubernetes-sigs/jobset", "v0.12.0")
+    root = REPO / "operators" / "jobset"
+    composition = renderer._composition(None, values_only=True)
+    with raw_files.offline_tree(root, mirror, composition):  # checks out and stubs the commit
+        pass
+    remote_bases._verified.clear()  # a new run
+    verified.clear()
+    with raw_files.offline_tree(root, mirror, renderer._composition(None, values_only=True)):
+        pass
+    assert verified == []
+    with raw_files.offline_tree(root, mirror, renderer._composition(None, values_only=False)):
+        pass
+    with raw_files.offline_tree(root, mirror, None):
+        pass
+    assert verified == [commit]  # verified once a run, before the first read of it
+
+
 def test_a_commit_the_mirror_lacks_is_an_error_naming_it_and_leaves_nothing_behind(
     mirror, private_cache
 ):

@@ -144,21 +144,36 @@ def _versions_lines(chunk: str) -> tuple[int, int, int] | None:
         indent = len(match.group(1))
         if _parent_line(chunk, match.start(), indent) != "spec:":
             continue
-        end = match.end() + 1
-        last = end
-        while end < len(chunk):
-            line_end = chunk.find("\n", end)
-            line_end = len(chunk) if line_end < 0 else line_end + 1
-            line = chunk[end:line_end].rstrip("\n")
-            content = line.lstrip(" ")
-            depth = len(line) - len(content)
-            if content and not (depth > indent or (depth == indent and content[:2] in ("- ", "-"))):
-                break
-            end = line_end
-            if content:
-                last = end
-        return match.start(), last, indent
+        first = match.end() + 1
+        stop = _block_end(chunk, first, indent)
+        content = chunk[first:stop].rstrip(" \n")
+        if not content:
+            return match.start(), first, indent
+        line_end = chunk.find("\n", first + len(content))
+        return match.start(), len(chunk) if line_end < 0 else line_end + 1, indent
     return None
+
+
+_LINE_AT_MOST: dict[int, re.Pattern[str]] = {}
+
+
+def _block_end(chunk: str, first: int, indent: int) -> int:
+    """Where the block of lines from `first` (a line's start) under a key indented `indent`
+    ends: the first line with content indented no more than the key, other than an item of a
+    sequence (`- `, or `-` alone) at its indentation; the end of `chunk` when none does. Found
+    by an expression starting at a newline: a CRD's versions are tens of thousands of lines."""
+    pattern = _LINE_AT_MOST.get(indent)
+    if pattern is None:
+        pattern = _LINE_AT_MOST[indent] = re.compile(rf"\n( {{0,{indent}}})(?=[^ \n])")
+    position = first - 1
+    while (found := pattern.search(chunk, position)) is not None:
+        start, depth = found.start() + 1, len(found.group(1))
+        lead = chunk[start + depth : start + depth + 2]
+        if depth == indent and (lead == "- " or lead in ("-", "-\n")):
+            position = found.end()
+            continue
+        return start
+    return len(chunk)
 
 
 def _parent_line(chunk: str, position: int, indent: int) -> str | None:
@@ -190,10 +205,20 @@ class Stubbed:
         return values if isinstance(values, dict) else {}
 
 
+def _tree_folder(owner_repo: str, commit: str) -> Path:
+    # By this module's digest too: another trainops may stub differently.
+    return cache.folder(FOLDER) / "trees" / _SOURCE[:16] / owner_repo / commit
+
+
+def has_stub_tree(owner_repo: str, commit: str) -> bool:
+    """Whether the stubbed copy of the commit is made: what stub_tree() then reads of the
+    checkout is nothing."""
+    return (_tree_folder(owner_repo, commit) / _COMPLETE).is_file()
+
+
 def stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
     """The stubbed copy of `checkout` (a commit's files never change, so it is made once)."""
-    # By this module's digest too: another trainops may stub differently.
-    target = cache.folder(FOLDER) / "trees" / _SOURCE[:16] / owner_repo / commit
+    target = _tree_folder(owner_repo, commit)
     slots = _read_slots(target)
     if slots is not None:
         return Stubbed(target, slots, target / _VALUES)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainops.render import kustomization, mirror, remote_bases
-from trainops.render.crd_stubs import Composition
+from trainops.render.crd_stubs import Composition, has_stub_tree
 from trainops.render.remote_bases import RemoteBase
 
 _RAW_URLS = (
@@ -97,9 +97,12 @@ class PathMap:
         return None
 
 
-def _remote_bases(root: Path, mirror_dir: Path) -> list[tuple[Path, RemoteBase, str, Path]]:
+def _remote_bases(
+    root: Path, mirror_dir: Path, composition: Composition | None
+) -> list[tuple[Path, RemoteBase, str, Path]]:
     """(kustomization folder, remote base, commit, its checkout) for each remote base the mirror
-    holds."""
+    holds. A checkout whose stubbed copy kustomize will read instead (values only) is not
+    verified here: offline_tree verifies it if kustomize reads it after all."""
     found = []
     for folder in kustomization.reachable(root):
         for entry in kustomization.read_kustomization(folder).get("resources") or []:
@@ -109,7 +112,14 @@ def _remote_bases(root: Path, mirror_dir: Path) -> list[tuple[Path, RemoteBase, 
             commit = remote_bases.commit_of(mirror_dir, base.owner_repo, base.ref)
             if commit is None:  # kustomize's own fetch fails, and says why
                 continue
-            checkout = remote_bases.tree(mirror_dir, base.owner_repo, commit)
+            read_elsewhere = (
+                composition is not None
+                and composition.values_only
+                and has_stub_tree(base.owner_repo, commit)
+            )
+            checkout = remote_bases.tree(
+                mirror_dir, base.owner_repo, commit, verify=not read_elsewhere
+            )
             escape = remote_bases.outside(checkout, base)
             if escape:
                 miss = mirror.MirrorMiss(escape)
@@ -141,7 +151,7 @@ def offline_tree(
     """
     _refuse_remotes(root, offline=mirror_dir is not None)
     files = raw_files(root) if mirror_dir is not None else []
-    bases = _remote_bases(root, mirror_dir) if mirror_dir is not None else []
+    bases = _remote_bases(root, mirror_dir, composition) if mirror_dir is not None else []
     if not files and not bases:
         yield root, PathMap()
         return
@@ -179,6 +189,8 @@ def offline_tree(
                 if composition is not None
                 else checkout
             )
+            if read == checkout:  # verified, if it was not (kustomize reads it)
+                remote_bases.tree(mirror_dir, base.owner_repo, commit)
             _localize(copied, base.entry, os.path.relpath(read / base.path, copied))
             trees.append((str(read), base.repo_url, base.ref))
         replacements.append((str(copy_top), str(top)))

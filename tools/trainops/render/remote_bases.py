@@ -120,17 +120,22 @@ def commit_of(mirror_dir: Path, owner_repo: str, ref: str) -> str | None:
     return commit
 
 
-def tree(mirror_dir: Path, owner_repo: str, commit: str) -> Path:
+def tree(mirror_dir: Path, owner_repo: str, commit: str, verify: bool = True) -> Path:
     """The checked-out files of `owner_repo` at `commit`, checked out on first use and verified
-    against the commit (git compares them with the index kept beside them) once per run."""
+    against the commit (git compares them with the index kept beside them) once per run; not
+    verified with `verify` False, for a caller that reads no file of it but its layout
+    (kustomize reads the stubbed copy of the commit instead: raw_files.offline_tree)."""
     if not _plain_repository(owner_repo):
         raise CannotRun(f"repository {owner_repo!r} is not a plain <owner>/<repo> name")
     target = cache.cache_root() / "remotes" / owner_repo / commit
-    repository = mirror.shadow_mirror(mirror_dir) / "github.com" / f"{owner_repo}.git"
     with _lock:
         if target in _verified:
             return target
-    if (target / _COMPLETE).is_file() and _unchanged(repository, target):
+    complete = (target / _COMPLETE).is_file()
+    if complete and not verify:
+        return target
+    repository = mirror.shadow_mirror(mirror_dir) / "github.com" / f"{owner_repo}.git"
+    if complete and _unchanged(repository, target):
         with _lock:
             _verified.add(target)
         return target

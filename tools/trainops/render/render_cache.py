@@ -97,7 +97,7 @@ def inputs(directory: Path, mirror_dir: Path | None, skeleton: bool = False) -> 
         if path in patches:
             parts.append(f"patch {name}")
             continue
-        digest = _digest(path)
+        digest = file_digest(path)
         if digest is None:
             return None
         parts.append(f"file {name} {digest}")
@@ -109,7 +109,8 @@ def inputs(directory: Path, mirror_dir: Path | None, skeleton: bool = False) -> 
 _digests: dict[tuple[str, int, int, int], str] = {}
 
 
-def _digest(path: Path) -> str | None:
+def file_digest(path: Path) -> str | None:
+    """The SHA-256 of a file's content (None when it cannot be read), once per file identity."""
     try:
         status = path.stat()
         identity = (str(path), status.st_ino, status.st_size, status.st_mtime_ns)

@@ -187,19 +187,21 @@ class Renderer:
         return [index for _, index in sorted(first)] + repeats
 
     def _identity(self, directory: Path) -> tuple[object, int]:
-        """(what tells this render from others', how many remote entries it reads)."""
+        """(what tells this render from others', how many remote entries it reads). Renders
+        alike have the same kustomizations, placed alike: cheaper than the render key, which
+        reads every file, and as good for ordering."""
         try:
-            inner = self._passed_through(directory) or directory
+            inner = (self._passed_through(directory) or directory).resolve()
             folders = kustomization.reachable(inner)
             remotes = sum(len(kustomization.remote_entries(folder)) for folder in folders)
-            key = (
-                render_cache.key(self.kustomize, self.mirror, inner, True, "values")
-                if self.use_cache
-                else None
+            identity = tuple(
+                (os.path.relpath(folder, inner), render_cache.file_digest(found))
+                for folder in folders
+                if (found := kustomization.kustomization_file(folder)) is not None
             )
         except (OSError, ValueError, CannotRun):  # the render itself says what is wrong
             return directory.resolve(), 0
-        return (key.digest if key is not None else inner.resolve()), remotes
+        return identity, remotes
 
     def _passed_through(self, directory: Path) -> Path | None:
         """The last folder of a chain of kustomizations that each only list the next, or None;

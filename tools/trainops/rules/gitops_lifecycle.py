@@ -103,25 +103,31 @@ class _Syncers:
 
 def _syncers(rendered: Rendered, cluster: Cluster) -> _Syncers:
     found = _Syncers()
+    argo, flux = cluster.memo("gitops-lifecycle syncers", _automated)
+    found.argo = [obj for obj, path in argo if cluster.root_at(path) is rendered]
+    found.flux = [obj for obj, path in flux if cluster.root_at(path) is rendered]
+    return found
+
+
+def _automated(
+    cluster: Cluster,
+) -> tuple[list[tuple[K8sObject, object]], list[tuple[K8sObject, object]]]:
+    """The Argo CD Applications that sync automatically and the unsuspended Flux Kustomizations
+    of the run, each with the path it syncs from (found once: every root asks)."""
+    argo: list[tuple[K8sObject, object]] = []
+    flux: list[tuple[K8sObject, object]] = []
     for root in cluster.everything:
         for obj in root.objects:
-            spec = _map(obj.doc.get("spec"))
             if obj.group == "argoproj.io" and obj.kind == "Application":
+                spec = _map(obj.doc.get("spec"))
                 automated = _map(spec.get("syncPolicy")).get("automated")
-                if (
-                    isinstance(automated, dict)
-                    and automated.get("enabled", True) is not False
-                    and cluster.root_at(_map(spec.get("source")).get("path")) is rendered
-                ):
-                    found.argo.append(obj)
-            elif (
-                obj.group == "kustomize.toolkit.fluxcd.io"
-                and obj.kind == "Kustomization"
-                and spec.get("suspend") is not True
-                and cluster.root_at(spec.get("path")) is rendered
-            ):
-                found.flux.append(obj)
-    return found
+                if isinstance(automated, dict) and automated.get("enabled", True) is not False:
+                    argo.append((obj, _map(spec.get("source")).get("path")))
+            elif obj.group == "kustomize.toolkit.fluxcd.io" and obj.kind == "Kustomization":
+                spec = _map(obj.doc.get("spec"))
+                if spec.get("suspend") is not True:
+                    flux.append((obj, spec.get("path")))
+    return argo, flux
 
 
 def _deleted_when_finished(obj: K8sObject, cluster: Cluster) -> str | None:

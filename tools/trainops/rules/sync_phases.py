@@ -33,6 +33,7 @@ an earlier wave, or an earlier Kustomization with `wait: true` that the others d
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -62,6 +63,7 @@ def _finding(rendered: Rendered, obj: K8sObject, message: str, path: str | None,
     return Finding(ID, SEVERITY, message, rendered.root, obj.file, obj.line, obj.ref, path, hint)
 
 
+@functools.lru_cache(maxsize=1024)
 def _plural(kind: str) -> str:
     lower = kind.lower()
     if lower.endswith("y"):
@@ -87,15 +89,23 @@ class _Webhook:
     object_selector: object
     service: tuple[str, str]
 
+    @functools.cached_property
+    def _creates(self) -> list[tuple[frozenset[str], frozenset[str]]]:
+        """(apiGroups, resources) of each rule that admits a create: every object is asked
+        against every webhook (Kueue registers dozens)."""
+        return [
+            (frozenset(strings(rule.get("apiGroups"))), frozenset(strings(rule.get("resources"))))
+            for rule in self.rules
+            if any(o in ("*", "CREATE") for o in strings(rule.get("operations")))
+        ]
+
     def intercepts(self, obj: K8sObject, namespace_labels: dict[str, dict]) -> bool:
         if obj is self.config:
             return False
         plural = _plural(obj.kind)
         if not any(
-            any(g in ("*", obj.group) for g in strings(rule.get("apiGroups")))
-            and any(r in ("*", plural) for r in strings(rule.get("resources")))
-            and any(o in ("*", "CREATE") for o in strings(rule.get("operations")))
-            for rule in self.rules
+            ("*" in groups or obj.group in groups) and ("*" in resources or plural in resources)
+            for groups, resources in self._creates
         ):
             return False
         labels = mapping(mapping(obj.doc.get("metadata")).get("labels"))
