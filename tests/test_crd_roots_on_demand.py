@@ -90,3 +90,37 @@ def test_a_crd_root_read_for_its_schemas_alone_is_rendered_without_origins(tmp_p
     assert found[("schema", "spec.size")] == (
         '"big" is not of type "integer" (CRD widgets.example.com)'
     )
+
+
+def test_crd_roots_load_from_the_first_parse_that_needs_them():
+    # They start alongside the rest of the files, once: any later object only adds to the need.
+    import threading
+
+    from trainops.check.validate import _EarlyLoad
+    from trainops.model.objects import parse_stream
+
+    started = threading.Event()
+    loads: list[str] = []
+
+    def load():
+        loads.append("crd roots")
+        started.set()
+        return ["loaded"]
+
+    early = _EarlyLoad(load, lambda found: any(o.kind == "PyTorchJob" for o in found), None)
+    assert early.result() is None  # never started: the caller loads them if it must
+    early.seen([parse_stream(CONFIG_MAP, "cm.yaml")])
+    assert not started.wait(0.2)
+    job = "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: p}\nspec: {}\n"
+    early.seen([parse_stream(job, "job.yaml")])
+    early.seen([parse_stream(job, "another.yaml")])
+    assert started.wait(5)
+    assert early.result() == ["loaded"] and loads == ["crd roots"]
+
+    def fails():
+        raise RuntimeError("the render's own error")
+
+    failing = _EarlyLoad(fails, lambda found: True, None)
+    failing.seen([])
+    with pytest.raises(RuntimeError, match="the render's own error"):
+        failing.result()

@@ -6,7 +6,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -22,8 +22,8 @@ from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS, Config
 from trainops.model.errors import CannotRun
 from trainops.model.field_lines import field_line
 from trainops.model.findings import Finding, Severity
-from trainops.model.objects import Parsed, Problem
-from trainops.model.parse_files import Prechecks, parse_files
+from trainops.model.objects import K8sObject, Parsed, Problem
+from trainops.model.parse_files import Prechecks, Reading, parse_files
 from trainops.model.paths import display
 from trainops.model.rendered import Cluster, Rendered
 from trainops.render import kustomization
@@ -145,7 +145,7 @@ def roots_in_context(
     return roots, focus, notes
 
 
-def _read_files(root: Root, prechecks: Prechecks | None = None) -> Rendered:
+def _read_files(root: Root, reading: Reading | None = None) -> Rendered:
     if root.text is not None:
         field_lines.remember(root.name, root.text)
         rendered = Rendered(root.name, path=None)
@@ -155,7 +155,7 @@ def _read_files(root: Root, prechecks: Prechecks | None = None) -> Rendered:
     rendered = Rendered(root.name, path=root.path)
     for folder, why in refused:
         rendered.syntax_errors.append(Problem(display(folder), None, f"cannot be read: {why}"))
-    for file, parsed in zip(files, parse_files(files, prechecks)):
+    for file, parsed in zip(files, parse_files(files, reading)):
         if isinstance(parsed, objects.Unreadable):
             rendered.syntax_errors.append(Problem(display(file), None, str(parsed)))
         else:
@@ -206,9 +206,9 @@ def load_root(
     renderer: Renderer | None,
     env: dict[str, str] | None,
     progress: Progress | None = None,
-    prechecks: Prechecks | None = None,
+    reading: Reading | None = None,
 ) -> Rendered:
-    rendered = _load_root(root, renderer, env, progress, prechecks)
+    rendered = _load_root(root, renderer, env, progress, reading)
     if progress is not None and not root.is_kustomization:
         progress.loaded(False, rendered=False)
     return rendered
@@ -219,10 +219,10 @@ def _load_root(
     renderer: Renderer | None,
     env: dict[str, str] | None,
     progress: Progress | None,
-    prechecks: Prechecks | None,
+    reading: Reading | None,
 ) -> Rendered:
     if not root.is_kustomization:
-        return _read_files(root, prechecks)
+        return _read_files(root, reading)
     assert renderer is not None
     rendered = Rendered(root.name, path=root.path)
     try:
@@ -556,10 +556,10 @@ def load_roots(
     renderer: Renderer | None,
     jobs: int | None = None,
     progress: Progress | None = None,
-    prechecks: Prechecks | None = None,
+    reading: Reading | None = None,
 ) -> list[Rendered]:
     """Render or read every root, in parallel (kustomize runs in other processes: threads
-    suffice); the workers that parse files run `prechecks` too."""
+    suffice); files are read as `reading` says."""
     env = renderer.environment() if renderer and any(r.is_kustomization for r in roots) else None
     workers = max(1, min(len(roots), jobs or os.cpu_count() or 1))
     # Renders first, then plain files: kustomize's memory is given back before the files' objects
@@ -570,7 +570,7 @@ def load_roots(
     files = [i for i, root in enumerate(roots) if not root.is_kustomization]
 
     def load(i: int) -> Rendered:
-        return load_root(roots[i], renderer, env, progress, prechecks)
+        return load_root(roots[i], renderer, env, progress, reading)
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         loaded = dict(zip(renders, pool.map(load, renders)))
@@ -595,13 +595,15 @@ def load_with_crd_roots(
     roots: list[Root],
     crd_roots: list[Root],
     renderer: Renderer | None,
-    load: Callable[[list[Root]], list[Rendered]],
-    needs: Callable[[list[Rendered]], bool] | None = None,
+    load: Callable[..., list[Rendered]],
+    needs: Callable[[Iterable[K8sObject]], bool] | None = None,
 ) -> WithCrdRoots:
     """load(roots + crd_roots), except that CRD roots unchanged since a run that read them
     cleanly are not read: their schemas come from one cache entry (check/crd_roots.py), which
     CRD roots read cleanly now fill. When `needs` is given and every root is plain files, the
-    CRD roots are read only if `needs` says the files' objects need their schemas."""
+    CRD roots are read only if `needs` says the files' objects need their schemas: from the
+    first parses that show one does, alongside the rest of the files (`load` is then given a
+    second argument, told of the parses as they come)."""
     notes: list[str] = []
     key = crd_roots_cache.key(renderer, [(r.name, r.path) for r in crd_roots])
     schemas = crd_roots_cache.load(key, notes) if key else None
@@ -611,10 +613,13 @@ def load_with_crd_roots(
     if needs is not None and not any(root.is_kustomization for root in roots):
         # Files say what they hold before anything renders: CRD roots render only for objects
         # their schemas may describe (ten thousand Deployments need none of them).
-        mine = load(roots)
-        if not needs(mine):
+        early = _EarlyLoad(lambda: load(crd_roots), needs, renderer)
+        mine = load(roots, early.seen)
+        if not needs(obj for result in mine for obj in result.objects):
             return WithCrdRoots(mine, [], None, False, notes)
-        theirs = load(crd_roots)
+        theirs = early.result()
+        if theirs is None:
+            theirs = load(crd_roots)
     else:
         loaded = load(roots + crd_roots)
         mine, theirs = loaded[: len(roots)], loaded[len(roots) :]
@@ -625,10 +630,56 @@ def load_with_crd_roots(
     return WithCrdRoots(mine, theirs, schemas, from_cache, notes)
 
 
-def _needs_crd_schemas(loaded: list[Rendered], versions: list[str]) -> bool:
+class _EarlyLoad:
+    """CRD roots loaded while plain files are still being read: from the first parses whose
+    objects need their schemas (any later object only adds to what needs them), in a thread of
+    their own, so their renders fill what the parse workers leave of the cores. The kustomize
+    helper ends as they are done, before the files' objects pile up."""
+
+    def __init__(
+        self,
+        load: Callable[[], list[Rendered]],
+        needs: Callable[[Iterable[K8sObject]], bool],
+        renderer: Renderer | None,
+    ) -> None:
+        self._load, self._needs, self._renderer = load, needs, renderer
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._loaded: list[Rendered] | None = None
+        self._error: BaseException | None = None
+
+    def seen(self, parsed: list[Parsed]) -> None:
+        if self._thread is not None or not self._needs(o for one in parsed for o in one.objects):
+            return
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._loaded = self._load()
+            if self._renderer is not None:
+                self._renderer.release()
+        except BaseException as error:  # noqa: BLE001 - raised where the result is asked for
+            self._error = error
+
+    def result(self) -> list[Rendered] | None:
+        """What the early load gave (raising what it raised), or None when it never started."""
+        with self._lock:
+            thread = self._thread
+        if thread is None:
+            return None
+        thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._loaded
+
+
+def _needs_crd_schemas(found: Iterable[K8sObject], versions: list[str]) -> bool:
     """Whether an object is a CRD, or of a kind no Kubernetes version of the run serves (a
     custom resource, or a kind the API server lacks, whose finding may depend on the CRDs)."""
-    kinds = {(obj.api_version, obj.kind) for result in loaded for obj in result.objects}
+    kinds = {(obj.api_version, obj.kind) for obj in found}
     return any(
         kind == "CustomResourceDefinition"
         or all(core.schema_for(version, api_version, kind) is None for version in versions)
@@ -675,8 +726,10 @@ def validate(
         roots,
         extra,
         renderer,
-        lambda some: load_roots(some, renderer, jobs, progress, prechecks),
-        lambda loaded: _needs_crd_schemas(loaded, versions),
+        lambda some, seen=None: load_roots(
+            some, renderer, jobs, progress, Reading(prechecks, seen)
+        ),
+        lambda found: _needs_crd_schemas(found, versions),
     )
     rendered, extra_loaded = loaded.roots, loaded.crd_roots
     if loaded.from_cache:

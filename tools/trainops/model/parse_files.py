@@ -18,7 +18,7 @@ import queue
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,9 +66,20 @@ class _Unit:
         return [display(path) for path in self.paths]
 
 
-def parse_files(files: list[Path], prechecks: Prechecks | None = None) -> list[Parsed | Unreadable]:
+@dataclass(frozen=True)
+class Reading:
+    """How parse_files() runs: units parsed in workers go to `prechecks` there too, and `seen`
+    is told of the parses as they come (in the thread that reads)."""
+
+    prechecks: Prechecks | None = None
+    seen: Callable[[list[Parsed]], None] | None = None
+
+
+def parse_files(files: list[Path], reading: Reading | None = None) -> list[Parsed | Unreadable]:
     """Each file's parse (as parse_file gives it, and remembered for it), or why it cannot be
-    read, in the order of `files`; units parsed in workers go to `prechecks` there too."""
+    read, in the order of `files`."""
+    reading = reading or Reading()
+    seen = reading.seen or (lambda parsed: None)
     results: dict[Path, Parsed | Unreadable] = {}
     units: list[_Unit] = []
     small = _Unit()
@@ -96,10 +107,12 @@ def parse_files(files: list[Path], prechecks: Prechecks | None = None) -> list[P
         for path, identity, text in zip(small.paths, small.identities, small.texts):
             results[path] = parsed = objects.parse_stream(text, display(path))
             objects.remember_parse(path, identity, text, parsed)
-    for unit, parsed in _parse_units(units, prechecks):
+    seen([one for one in results.values() if isinstance(one, Parsed)])
+    for unit, parsed in _parse_units(units, reading.prechecks):
         for path, identity, text, one in zip(unit.paths, unit.identities, unit.texts, parsed):
             results[path] = one
             objects.remember_parse(path, identity, text, one)
+        seen(parsed)
     return [results[path] for path in files]
 
 
