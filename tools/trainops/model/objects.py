@@ -33,9 +33,6 @@ from trainops.model.yaml_bounds import (
 
 T = TypeVar("T")
 
-# A document marker at column 0 always starts a new document, even inside a block scalar,
-# so splitting on it is exact and lets one bad document leave the others readable.
-
 
 @dataclass(frozen=True)
 class ObjectRef:
@@ -126,7 +123,9 @@ class Parsed:
 def _document_starts(text: str) -> list[int]:
     """0 and where each later document starts: a line that is `---` or begins `---` and a blank
     (the expression `^---(?=[ \t\r\n]|$)`, multi-line), found with str.find in a tenth of the
-    expression's time on megabytes of rendered CRDs (its `^` is tried at every position)."""
+    expression's time on megabytes of rendered CRDs (its `^` is tried at every position). A
+    marker at column 0 starts a new document even inside a block scalar, so splitting on it is
+    exact, and one bad document leaves the others readable."""
     starts = [0]
     find, end = text.find, len(text)
     at = find("\n---")

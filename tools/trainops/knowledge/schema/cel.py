@@ -33,6 +33,7 @@ from functools import cache
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from trainops.knowledge.schema.nodes import PerNode
 from trainops.model.shape import mapping
 
 if TYPE_CHECKING:
@@ -315,23 +316,15 @@ def _walk(
             _walk(schema["items"], child, _join(path, index), outcome, where, defaulted)
 
 
-# has_rules() of each schema node met, by identity (the node is kept, so its id stays its own).
-_RULED: dict[int, tuple[object, bool]] = {}
-
-
-def _holds_rules(schema: object) -> bool:
-    known = _RULED.get(id(schema))
-    if known is None:
-        known = _RULED[id(schema)] = (schema, has_rules(schema))
-    return known[1]
-
-
 def has_rules(schema: object) -> bool:
     if isinstance(schema, dict):
         return "x-kubernetes-validations" in schema or any(has_rules(v) for v in schema.values())
     if isinstance(schema, list):
         return any(has_rules(v) for v in schema)
     return False
+
+
+_holds_rules = PerNode(has_rules)
 
 
 def validate(schema: dict, doc: dict, where: str) -> Outcome:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+from trainops.knowledge.schema.nodes import PerNode
+
 
 def duplicates(doc: object, schema: dict) -> list[tuple[str, str]]:
     """(path, message) for every item that repeats an earlier one's key in a list-type map or set."""
@@ -47,24 +49,19 @@ def duplicates(doc: object, schema: dict) -> list[tuple[str, str]]:
     return sorted(found)
 
 
-# _declares() of each schema node met, by identity (the node is kept, so its id stays its own).
-_DECLARING: dict[int, tuple[object, bool]] = {}
-
-
-def _declares(schema: dict) -> bool:
+def _declares_below(schema: dict) -> bool:
     """Whether `schema` or a schema below it (properties, additionalProperties, items: where
     duplicates() walks) declares a map or a set: a pod template's is most of a training job's
     object, and only a few of its lists are either."""
-    known = _DECLARING.get(id(schema))
-    if known is None:
-        properties = schema.get("properties")
-        below = [
-            *(properties.values() if isinstance(properties, dict) else ()),
-            schema.get("additionalProperties"),
-            schema.get("items"),
-        ]
-        found = schema.get("x-kubernetes-list-type") in ("map", "set") or any(
-            isinstance(child, dict) and _declares(child) for child in below
-        )
-        known = _DECLARING[id(schema)] = (schema, found)
-    return known[1]
+    properties = schema.get("properties")
+    below = [
+        *(properties.values() if isinstance(properties, dict) else ()),
+        schema.get("additionalProperties"),
+        schema.get("items"),
+    ]
+    return schema.get("x-kubernetes-list-type") in ("map", "set") or any(
+        isinstance(child, dict) and _declares(child) for child in below
+    )
+
+
+_declares = PerNode(_declares_below)
