@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 
 import pytest
@@ -52,6 +53,42 @@ def test_documents_start_where_the_expression_says(pieces):
     text = "".join(pieces)
     starts = [0] + [m.start() for m in DOCUMENT_START.finditer(text) if m.start() > 0]
     assert objects._document_starts(text) == starts
+
+
+# Trees as a YAML parser builds them: string keys mostly, and now and then what the quick walk
+# leaves to the exact one (a number, boolean or null key, a value JSON has no type for, depth).
+_SCALARS = st.one_of(st.text(max_size=3), st.integers(), st.floats(), st.booleans(), st.none())
+_KEYS = st.one_of(
+    st.sampled_from(["a", "b", "metadata", "1"]),
+    st.integers(-2, 2),
+    st.booleans(),
+    st.none(),
+    st.floats(allow_nan=False),
+)
+_TREES = st.recursive(
+    st.one_of(_SCALARS, st.builds(bytes, st.integers(0, 2)), st.builds(set)),
+    lambda children: st.one_of(
+        st.lists(children, max_size=4), st.dictionaries(_KEYS, children, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@given(_TREES, st.integers(0, 3))
+def test_the_quick_walk_agrees_with_the_exact_one(tree, wrapped):
+    # The tree under `wrapped` levels of nesting near the bound, so some go past it.
+    for _ in range(wrapped):
+        tree = [tree]
+    tree = {"spec": tree}  # a document the walk is given is a mapping or a list
+    deep = tree
+    for _ in range(objects.MAX_DEPTH - 3):
+        deep = {"x": deep}
+    for doc in (tree, deep):
+        quick, exact = copy.deepcopy(doc), copy.deepcopy(doc)
+        quick_nulls: list[bool] = []
+        exact_nulls: list[bool] = []
+        assert objects._walk_tree(quick, quick_nulls) == objects._walk_exact(exact, exact_nulls)
+        assert quick == exact and bool(quick_nulls) == bool(exact_nulls)
 
 
 def test_a_syntax_error_spoils_only_its_own_document():

@@ -77,65 +77,150 @@ class Reading:
 
 def parse_files(files: list[Path], reading: Reading | None = None) -> list[Parsed | Unreadable]:
     """Each file's parse (as parse_file gives it, and remembered for it), or why it cannot be
-    read, in the order of `files`."""
+    read, in the order of `files`. A unit the cache lacks goes to the workers as soon as it is
+    read: they parse while the files after it are still being read."""
     reading = reading or Reading()
     seen = reading.seen or (lambda parsed: None)
     results: dict[Path, Parsed | Unreadable] = {}
-    units: list[_Unit] = []
-    small = _Unit()
-    for path in files:
-        identity = objects.file_identity(path)
-        known = objects.known_parse(path, identity)
-        if known is not None:
-            results[path] = known
-            continue
-        try:
-            text = objects.read_text(path)
-        except Unreadable as error:
-            results[path] = error
-            continue
-        if len(text) >= CACHED_FROM:
-            units.append(_Unit([path], [identity], [text], len(text)))
-            continue
-        small.add(path, identity, text)
-        if small.size >= GROUP_BYTES:
-            units.append(small)
-            small = _Unit()
-    if small.size >= CACHED_FROM:
-        units.append(small)
-    else:  # too little to be worth an entry: parsed each run, as parse_stream does
-        for path, identity, text in zip(small.paths, small.identities, small.texts):
-            results[path] = parsed = objects.parse_stream(text, display(path))
-            objects.remember_parse(path, identity, text, parsed)
-    seen([one for one in results.values() if isinstance(one, Parsed)])
-    for unit, parsed in _parse_units(units, reading.prechecks):
+    parsing = _Parsing(reading.prechecks)
+
+    def settle(unit: _Unit, parsed: list[Parsed]) -> None:
         for path, identity, text, one in zip(unit.paths, unit.identities, unit.texts, parsed):
             results[path] = one
             objects.remember_parse(path, identity, text, one)
         seen(parsed)
+
+    def complete(unit: _Unit) -> None:
+        key = objects.unit_key(unit.texts)
+        restored = objects.restore_unit(cache.load(PARSED_FOLDER, key), unit.names, key)
+        if restored is None:
+            parsing.add(unit, key)
+        else:
+            settle(unit, restored)
+        for done in parsing.ready():
+            settle(*done)
+
+    alone: list[Parsed] = []  # known to this run already, or too small to keep
+    small = _Unit()
+    try:
+        for path in files:
+            identity = objects.file_identity(path)
+            known = objects.known_parse(path, identity)
+            if known is not None:
+                results[path] = known
+                alone.append(known)
+                continue
+            try:
+                text = objects.read_text(path)
+            except Unreadable as error:
+                results[path] = error
+                continue
+            if len(text) >= CACHED_FROM:
+                complete(_Unit([path], [identity], [text], len(text)))
+                continue
+            small.add(path, identity, text)
+            if small.size >= GROUP_BYTES:
+                complete(small)
+                small = _Unit()
+        if small.size >= CACHED_FROM:
+            complete(small)
+        else:  # too little to be worth an entry: parsed each run, as parse_stream does
+            for path, identity, text in zip(small.paths, small.identities, small.texts):
+                results[path] = parsed = objects.parse_stream(text, display(path))
+                objects.remember_parse(path, identity, text, parsed)
+                alone.append(parsed)
+        seen(alone)
+        for done in parsing.rest():
+            settle(*done)
+    except BaseException:
+        parsing.abandon()
+        raise
     return [results[path] for path in files]
 
 
-def _parse_units(
-    units: list[_Unit], prechecks: Prechecks | None
-) -> Iterator[tuple[_Unit, list[Parsed]]]:
-    keys = [objects.unit_key(unit.texts) for unit in units]
-    missing = []
-    for unit, key in zip(units, keys):
-        restored = objects.restore_unit(cache.load(PARSED_FOLDER, key), unit.names, key)
-        if restored is None:
-            missing.append((unit, key))
-        else:
-            yield unit, restored
-    workers = _workers(sum(unit.size for unit, _ in missing))
-    if workers < 2:
-        for unit, key in missing:
+class _Parsing:
+    """The units the cache lacks: parsed by worker processes once there is enough to parse to pay
+    for starting them (WORKERS_FROM), a worker a unit up to one a core, each taking the largest
+    unit waiting; else parsed here at the end. What no worker gave back (one that could not
+    start, or died) is parsed here too."""
+
+    _DONE = (float("inf"), 0, None, "")  # after every unit: the worker that takes it ends
+
+    def __init__(self, prechecks: Prechecks | None):
+        self.prechecks = prechecks
+        self.waiting: list[tuple[_Unit, str]] = []  # until there is enough for the workers
+        self.size = 0
+        self.workers = 0  # how many may start, once known
+        self.tasks: queue.PriorityQueue[tuple[float, int, _Unit | None, str]] = (
+            queue.PriorityQueue()
+        )
+        self.answers: queue.SimpleQueue[tuple[_Unit, str, bytes | None] | None] = (
+            queue.SimpleQueue()
+        )
+        self.threads: list[threading.Thread] = []
+        self.sent = 0
+        self.finished = 0
+
+    def add(self, unit: _Unit, key: str) -> None:
+        self.waiting.append((unit, key))
+        self.size += unit.size
+        if self.workers < 2:
+            self.workers = _workers(self.size)
+            if self.workers < 2:
+                return
+        for waiting, waiting_key in self.waiting:
+            self.sent += 1
+            self.tasks.put((-waiting.size, self.sent, waiting, waiting_key))
+            if len(self.threads) < min(self.workers, self.sent):
+                thread = threading.Thread(
+                    target=_serve, args=(self.tasks, self.answers, self.prechecks), daemon=True
+                )
+                thread.start()
+                self.threads.append(thread)
+        self.waiting.clear()
+
+    def ready(self) -> Iterator[tuple[_Unit, list[Parsed]]]:
+        """The parses given back so far, without waiting for more."""
+        while True:
+            try:
+                answer = self.answers.get_nowait()
+            except queue.Empty:
+                return
+            yield from self._taken(answer)
+
+    def rest(self) -> Iterator[tuple[_Unit, list[Parsed]]]:
+        """Every parse not given yet: the units kept back parsed here, the workers' waited for."""
+        for unit, key in self.waiting:
             yield unit, objects.parse_unit(unit.texts, unit.names, key)[0]
-        return
-    yield from _in_workers(missing, workers, prechecks)
+        self.waiting.clear()
+        for _ in self.threads:
+            self.tasks.put(self._DONE)
+        while self.finished < len(self.threads):
+            yield from self._taken(self.answers.get())
+
+    def abandon(self) -> None:
+        """The run stops: no worker takes another unit."""
+        with contextlib.suppress(queue.Empty):
+            while True:
+                self.tasks.get_nowait()
+        for _ in self.threads:
+            self.tasks.put(self._DONE)
+
+    def _taken(
+        self, answer: tuple[_Unit, str, bytes | None] | None
+    ) -> Iterator[tuple[_Unit, list[Parsed]]]:
+        if processes.stopping():
+            raise processes.Terminated  # SIGTERM killed the workers: parse nothing more here
+        if answer is None:
+            self.finished += 1
+            return
+        unit, key, payload = answer
+        restored = objects.restore_unit(payload, unit.names, key)
+        yield unit, restored or objects.parse_unit(unit.texts, unit.names, key)[0]
 
 
 def _workers(size: int) -> int:
+    """How many worker processes to parse `size` bytes (1: none, parse here)."""
     if size < WORKERS_FROM:
         return 1
     try:
@@ -144,50 +229,21 @@ def _workers(size: int) -> int:
         return os.cpu_count() or 1
 
 
-def _in_workers(
-    missing: list[tuple[_Unit, str]], workers: int, prechecks: Prechecks | None = None
-) -> Iterator[tuple[_Unit, list[Parsed]]]:
-    """Parse the units in up to `workers` processes, largest first, each worker taking the next
-    unit when it is done; what no worker gave back (one that could not start, or died) is
-    parsed here."""
-    tasks: queue.SimpleQueue[tuple[_Unit, str]] = queue.SimpleQueue()
-    for pair in sorted(missing, key=lambda pair: -pair[0].size):
-        tasks.put(pair)
-    answers: queue.SimpleQueue[tuple[_Unit, str, bytes | None] | None] = queue.SimpleQueue()
-    threads = [
-        threading.Thread(target=_serve, args=(tasks, answers, prechecks), daemon=True)
-        for _ in range(min(workers, len(missing)))
-    ]
-    for thread in threads:
-        thread.start()
-    finished = 0
-    while finished < len(threads):
-        answer = answers.get()
-        if processes.stopping():
-            raise processes.Terminated  # SIGTERM killed the workers: parse nothing more here
-        if answer is None:
-            finished += 1
-            continue
-        unit, key, payload = answer
-        restored = objects.restore_unit(payload, unit.names, key)
-        yield unit, restored or objects.parse_unit(unit.texts, unit.names, key)[0]
-
-
 def _serve(
-    tasks: queue.SimpleQueue[tuple[_Unit, str]],
+    tasks: queue.PriorityQueue[tuple[float, int, _Unit | None, str]],
     answers: queue.SimpleQueue[tuple[_Unit, str, bytes | None] | None],
     prechecks: Prechecks | None,
 ) -> None:
-    """Feed one worker process units until none is left; a unit it fails is answered with None
-    (parsed by the caller), and so is every unit after a worker that could not start or died."""
+    """Feed one worker process units until it is told it is done; a unit it fails is answered
+    with None (parsed by the caller), and so is every unit after a worker that could not start
+    or died."""
     command = WORKER if prechecks is None else [sys.executable, "-m", prechecks.module]
     context = None if prechecks is None else prechecks.context
     worker = _start_worker(command)
     try:
         while True:
-            try:
-                unit, key = tasks.get_nowait()
-            except queue.Empty:
+            _, _, unit, key = tasks.get()
+            if unit is None:
                 return
             payload = None
             if worker is not None:
