@@ -12,7 +12,8 @@ import pytest
 from helpers import write_tree
 from trainops.check.validate import Root, validate
 from trainops.model import objects, parse_files
-from trainops.rules import api_validation
+from trainops.model.config import load_config
+from trainops.rules import RULES, api_validation
 
 JOB = """\
 apiVersion: batch/v1
@@ -157,3 +158,62 @@ def test_what_a_worker_entry_may_hold():
     for wrong in (b'[["not a pair"]]', b"{}", b"not json", b"[[1, 2]]", b"[[[1, 2]]]"):
         assert api_validation._prechecked(wrong) is None
     assert api_validation._prechecked(None) is None
+
+
+# Pod templates with a field of the wrong type where the run sees it differently: by its kind's
+# schema (withheld from every other rule), by no schema (apps/v1beta1 is served by no version
+# checked), and by a field only SHAPE_VERSION knows (pod-level resources, new in v1.32): a run
+# checking v1.30 alone finds an unknown field in the Job, and only the templates' own shape
+# check keeps the template from the pod checks.
+ILL_SHAPED = """\
+apiVersion: batch/v1
+kind: Job
+metadata: {name: typed}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: {name: train, image: registry.example.com/train:1.0}
+---
+apiVersion: apps/v1beta1
+kind: Deployment
+metadata: {name: unserved}
+spec:
+  template:
+    spec:
+      containers: [{name: a, image: x, ports: [{containerPort: 70000}]}]
+      volumes: "none"
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: newer-field}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      resources: "all of it"
+      containers: [{name: train, image: x, ports: [{containerPort: 70000}]}]
+"""
+
+
+@pytest.mark.parametrize("versions", [["v1.32"], ["v1.30"], ["v1.30", "v1.37"], ["v1.30", "v1.32"]])
+def test_templates_of_the_wrong_shape_are_judged_as_the_run_would(
+    corpus, tmp_path, monkeypatch, versions
+):
+    (corpus / "ill-shaped.yaml").write_text(ILL_SHAPED)
+    (corpus / "trainops.yaml").write_text(f"kubernetesVersions: {versions}\n".replace("'", ""))
+    config = load_config(corpus / "trainops.yaml", RULES)
+
+    def findings() -> list[tuple]:
+        objects.forget_parsed()
+        outcome = validate([Root(corpus)], None, config=config, selected={api_validation.ID})
+        return sorted((f.file, str(f.object), f.path, f.message) for f in outcome.findings)
+
+    prechecked = findings()
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path / "another-cache"))
+    monkeypatch.setattr(parse_files, "_workers", lambda size: 1)
+    assert findings() == prechecked
+    ill_shaped = [f for f in prechecked if f[0].endswith("ill-shaped.yaml")]
+    # The templates of the wrong shape are never checked as pods: only their objects' metadata
+    # and the kinds' own fields are.
+    assert not [f for f in ill_shaped if "65535" in f[3]], ill_shaped

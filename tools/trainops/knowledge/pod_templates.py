@@ -11,6 +11,7 @@ from functools import cache
 import jsonschema_rs
 
 from trainops.model import quantity
+from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS
 from trainops.model.objects import K8sObject
 from trainops.model.shape import mapping, sequence
 
@@ -141,13 +142,16 @@ def _raw_templates(doc: dict) -> Iterator[PodTemplate | None]:
 _SHAPE_ERRORS = {"Type", "AnyOf", "OneOfNotValid"}
 
 
+# The Kubernetes version whose PodTemplateSpec every template's shape is checked against.
+SHAPE_VERSION = DEFAULT_KUBERNETES_VERSIONS[-1]
+
+
 @cache
 def _template_validator() -> jsonschema_rs.Validator:
     """Kubernetes' PodTemplateSpec schema: what every kind's pod template must look like."""
     from trainops.knowledge.schema import core
-    from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS
 
-    definitions = core.definitions(DEFAULT_KUBERNETES_VERSIONS[-1])
+    definitions = core.definitions(SHAPE_VERSION)
     schema = {"$ref": "#/$defs/io.k8s.api.core.v1.PodTemplateSpec", "$defs": definitions}
     return jsonschema_rs.validator_for(schema, validate_formats=False)
 
@@ -183,12 +187,13 @@ def default_pod_spec(spec: dict) -> dict:
     return spec
 
 
-def pod_templates(doc: dict) -> list[PodTemplate]:
-    """Every pod template of an object, defaulted; [] for kinds that run no pods."""
+def pod_templates(doc: dict, shaped: bool = False) -> list[PodTemplate]:
+    """Every pod template of an object, defaulted; [] for kinds that run no pods. Those with a
+    field of the wrong type are left out, unless the caller knows there are none (`shaped`)."""
     return [
         PodTemplate(t.path, t.metadata, default_pod_spec(t.spec))
         for t in _raw_templates(doc)
-        if t is not None and not _ill_shaped(t)
+        if t is not None and (shaped or not _ill_shaped(t))
     ]
 
 
@@ -208,6 +213,14 @@ def templates_of(obj: K8sObject) -> list[PodTemplate]:
     """obj's pod templates, defaulted and well-shaped: found once per object, for most rules read
     them and the shape check is the costly part."""
     return obj.memo("pod templates", lambda o: pod_templates(o.doc))
+
+
+def known_well_shaped(obj: K8sObject) -> None:
+    """Say that no field of obj's pod templates has the wrong type, so templates_of() need not
+    ask: the caller knows the object holds no such field by the schema of its built-in kind at
+    SHAPE_VERSION (which reaches its templates through the same PodTemplateSpec definition, so
+    it finds every error _ill_shaped would, at the same places)."""
+    obj.memo("pod templates", lambda o: pod_templates(o.doc, shaped=True))
 
 
 GPU = "nvidia.com/gpu"

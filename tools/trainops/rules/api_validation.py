@@ -48,8 +48,9 @@ from trainops.knowledge.apivalidation import kinds, meta
 from trainops.knowledge.apivalidation.pod import QUANTITY_SYNTAX, PodContext, validate_pod_spec
 from trainops.knowledge.decoding import read_as_server
 from trainops.knowledge.operator_pods import OPERATORS, OperatorPod, operator_pod
-from trainops.knowledge.pod_templates import templates_of
+from trainops.knowledge.pod_templates import SHAPE_VERSION, known_well_shaped, templates_of
 from trainops.knowledge.psa.injected import pytorch_init
+from trainops.knowledge.schema import core
 from trainops.knowledge.schema.catalog import catalog_of
 from trainops.model import cache
 from trainops.model.findings import Finding, Severity
@@ -204,7 +205,7 @@ def _errors_by_object(
         digest, _, index = (obj.source or "").rpartition(":")
         by_source.setdefault(digest or None, []).append((int(index or 0), obj))
     catalog = catalog_of(cluster)
-    version = catalog.kubernetes_versions[0] if catalog and catalog.kubernetes_versions else None
+    versions = catalog.kubernetes_versions if catalog is not None else []
     for digest, members in by_source.items():
         if digest is None:
             for _, obj in members:
@@ -219,8 +220,8 @@ def _errors_by_object(
             yield from zip((obj for _, obj in members), kept)
             continue
         prechecked = (
-            _prechecked(cache.load(RESULTS, _unit_key(digest, version, relaxed)))
-            if version is not None
+            _prechecked(cache.load(RESULTS, _unit_key(digest, unit_context(versions))))
+            if versions
             else None
         )
         found = []
@@ -246,18 +247,19 @@ def _errors_by_object(
 # object of the unit (None where it did not judge: a custom resource, or an object it failed on).
 # The run takes them for the objects that are no custom resource by its own catalog.
 def unit_context(versions: list[str]) -> bytes:
-    """What a worker is sent with each unit: the version objects are read as, and the names rule."""
-    return json.dumps([versions[0], _relaxed_in(versions)]).encode()
+    """What a worker is sent with each unit: the version objects are read as, the names rule, and
+    whether the run checks the schemas of SHAPE_VERSION (see precheck_unit)."""
+    return json.dumps([versions[0], _relaxed_in(versions), SHAPE_VERSION in versions]).encode()
 
 
-def _unit_key(digest: str, version: str, relaxed: bool) -> str:
-    return cache.key_of(RESULTS, cache.package_digest(), "unit", version, str(relaxed), digest)
+def _unit_key(digest: str, context: bytes) -> str:
+    return cache.key_of(RESULTS, cache.package_digest(), "unit", context.decode(), digest)
 
 
 def precheck_unit(parsed: list[Parsed], key: str, context: bytes) -> None:
     """Find and keep the errors of a unit's objects that are no custom resource (in a worker:
     their documents are its own to read as the server does)."""
-    version, relaxed = json.loads(context)
+    version, relaxed, shapes_checked = json.loads(context)
     found: list[list[tuple[str, str]] | None] = []
     for obj in (obj for one in parsed for obj in one.objects):
         if obj.group in OPERATORS:
@@ -265,10 +267,15 @@ def precheck_unit(parsed: list[Parsed], key: str, context: bytes) -> None:
             continue
         try:
             read_as_server(obj, version)
+            if shapes_checked and core.schema_for(SHAPE_VERSION, obj.api_version, obj.kind):
+                # The run checks the object against that schema and withholds it from this rule
+                # at any field of the wrong type: its templates' own check would find nothing
+                # more (knowledge.pod_templates.known_well_shaped), and is not made twice.
+                known_well_shaped(obj)
             found.append(list(dict.fromkeys(_errors(obj, None, relaxed, custom=False))))
         except Exception:  # noqa: BLE001 - an object this rule never sees (ill-shaped): the run decides
             found.append(None)
-    cache.store(RESULTS, _unit_key(key[:32], version, relaxed), json.dumps(found).encode())
+    cache.store(RESULTS, _unit_key(key[:32], context), json.dumps(found).encode())
 
 
 def _prechecked(payload: bytes | None) -> list[list[tuple[str, str]] | None] | None:

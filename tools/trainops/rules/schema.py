@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from trainops.knowledge.pod_templates import SHAPE_VERSION, known_well_shaped
 from trainops.knowledge.schema import listtypes
 from trainops.knowledge.schema.catalog import Catalog, catalog_of
 from trainops.model.findings import Finding, Severity
@@ -60,7 +61,14 @@ def withhold_ill_shaped(rendered: Rendered, catalog: Catalog) -> None:
             for target in _failed_targets(obj, lookup)
             for error in target.validator.iter_errors(obj.doc)
         )
-        (rendered.ill_shaped if ill_shaped else kept).append(obj)
+        if ill_shaped:
+            rendered.ill_shaped.append(obj)
+            continue
+        kept.append(obj)
+        if lookup is not None and any(
+            t.kubernetes_version == SHAPE_VERSION for t in lookup.targets
+        ):
+            known_well_shaped(obj)  # its templates' shapes were just checked, by that schema
     rendered.objects = kept
 
 

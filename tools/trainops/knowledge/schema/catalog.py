@@ -21,6 +21,7 @@ class Target:
 
     label: str
     validator: jsonschema_rs.Validator
+    kubernetes_version: str | None = None  # a built-in kind's schema: of this version
 
 
 @dataclass
@@ -163,7 +164,11 @@ class Catalog:
                 absent.append(k8s_version)
             else:
                 targets.append(
-                    Target(f"Kubernetes {k8s_version}", self._compile(_pruned(dict(schema))))
+                    Target(
+                        f"Kubernetes {k8s_version}",
+                        self._compile(_pruned(dict(schema))),
+                        k8s_version,
+                    )
                 )
         return Lookup(targets, absent) if targets else None
 
