@@ -607,27 +607,31 @@ def load_with_crd_roots(
     notes: list[str] = []
     key = crd_roots_cache.key(renderer, [(r.name, r.path) for r in crd_roots])
     schemas = crd_roots_cache.load(key, notes) if key else None
-    from_cache = schemas is not None
-    if from_cache or not crd_roots:
-        return WithCrdRoots(load(roots), [], schemas, from_cache, notes)
+    if schemas is not None or not crd_roots:
+        return WithCrdRoots(load(roots), [], schemas, schemas is not None, notes)
+
+    def kept(theirs: list[Rendered]) -> tuple[list[Rendered], list[crd_roots_cache.CrdFrom] | None]:
+        """The CRD roots' renders, or their schemas once kept (when every one loaded cleanly)."""
+        if not key or not all(r.loaded for r in theirs):
+            return theirs, None
+        schemas = crd_roots_cache.of(theirs, notes)
+        crd_roots_cache.store(key, schemas)
+        return [], schemas
+
     if needs is not None and not any(root.is_kustomization for root in roots):
         # Files say what they hold before anything renders: CRD roots render only for objects
-        # their schemas may describe (ten thousand Deployments need none of them).
-        early = _EarlyLoad(lambda: load(crd_roots), needs, renderer)
+        # their schemas may describe (ten thousand Deployments need none of them). Their CRDs
+        # are converted in the same thread, while the files are still being parsed.
+        early = _EarlyLoad(lambda: kept(load(crd_roots)), needs, renderer)
         mine = load(roots, early.seen)
         if not needs(obj for result in mine for obj in result.objects):
             return WithCrdRoots(mine, [], None, False, notes)
-        theirs = early.result()
-        if theirs is None:
-            theirs = load(crd_roots)
+        theirs, schemas = early.result() or kept(load(crd_roots))
     else:
         loaded = load(roots + crd_roots)
-        mine, theirs = loaded[: len(roots)], loaded[len(roots) :]
-    if key and all(r.loaded for r in theirs):
-        schemas = crd_roots_cache.of(theirs, notes)
-        crd_roots_cache.store(key, schemas)
-        theirs = []
-    return WithCrdRoots(mine, theirs, schemas, from_cache, notes)
+        mine = loaded[: len(roots)]
+        theirs, schemas = kept(loaded[len(roots) :])
+    return WithCrdRoots(mine, theirs, schemas, False, notes)
 
 
 class _EarlyLoad:
@@ -638,14 +642,14 @@ class _EarlyLoad:
 
     def __init__(
         self,
-        load: Callable[[], list[Rendered]],
+        load: Callable[[], tuple[list[Rendered], list[crd_roots_cache.CrdFrom] | None]],
         needs: Callable[[Iterable[K8sObject]], bool],
         renderer: Renderer | None,
     ) -> None:
         self._load, self._needs, self._renderer = load, needs, renderer
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
-        self._loaded: list[Rendered] | None = None
+        self._loaded: tuple[list[Rendered], list[crd_roots_cache.CrdFrom] | None] | None = None
         self._error: BaseException | None = None
 
     def seen(self, parsed: list[Parsed]) -> None:
@@ -664,7 +668,7 @@ class _EarlyLoad:
         except BaseException as error:  # noqa: BLE001 - raised where the result is asked for
             self._error = error
 
-    def result(self) -> list[Rendered] | None:
+    def result(self) -> tuple[list[Rendered], list[crd_roots_cache.CrdFrom] | None] | None:
         """What the early load gave (raising what it raised), or None when it never started."""
         with self._lock:
             thread = self._thread
