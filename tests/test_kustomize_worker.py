@@ -94,6 +94,30 @@ def test_a_helper_that_cannot_load_the_library_says_why(tmp_path):
         worker.build("root", 30)
 
 
+def test_a_helper_warmed_ahead_serves_the_builds_and_is_started_once(tmp_path):
+    worker, starts = stand_in(tmp_path)
+    for _ in range(3):
+        worker.warm(30)  # every render the cache lacks asks; one helper starts
+    assert worker.build("root", 30) == (0, "built root")
+    worker.warm(30)  # it runs: nothing more starts
+    assert worker.build("again", 30) == (0, "built again")
+    assert starts.read_text().count("started") == 1
+    worker.release()
+
+
+def test_a_helper_warmed_ahead_that_cannot_start_is_said_at_the_build(tmp_path):
+    why = b"wrong ELF class: ELFCLASS32"
+    frame = b"-1 1 %d\n%s" % (len(why), why)
+    worker = Worker([sys.executable, "-c", f"import sys; sys.stdout.buffer.write({frame!r})"])
+    worker.warm(30)
+    with pytest.raises(WorkerFailed, match="does not load here: wrong ELF class: ELFCLASS32"):
+        worker.build("root", 30)
+    worker = Worker(["/nonexistent/helper"])
+    worker.warm(30)
+    with pytest.raises(OSError):
+        worker.build("root", 30)
+
+
 def test_a_helper_that_dies_before_it_is_ready_says_why(tmp_path):
     script = "import sys; sys.stderr.write('ImportError: no module named cffi\\n')"
     worker = Worker([sys.executable, "-c", script])

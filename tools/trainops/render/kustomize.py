@@ -81,6 +81,9 @@ class Kustomize:
     def release(self) -> None:
         """Nothing is held between renders: each ran as its own process."""
 
+    def warm(self) -> None:
+        """Nothing to start ahead of a build: each runs as its own process."""
+
 
 @cache
 def _executable_version(executable: str, standalone: bool) -> str:
@@ -129,6 +132,10 @@ class InProcessKustomize:
     def release(self) -> None:
         """Renders are over for now: end the helper and give its memory back."""
         self._worker.release()
+
+    def warm(self) -> None:
+        """A build comes soon: start the helper now, while the tree it reads is being made."""
+        self._worker.warm(render_timeout())
 
     def version(self) -> str:
         return _library_version(self.library)

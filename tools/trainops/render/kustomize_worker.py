@@ -78,6 +78,20 @@ class Worker:
                 raise WorkerFailed(f"the pykustomize helper stopped: {self._last_words()}")
         raise AssertionError("unreachable")
 
+    def warm(self, timeout: float) -> None:
+        """Start the helper in the background, unless it runs: the first build waits for it
+        (then starting it again, and saying why, if it could not start here)."""
+
+        def start() -> None:
+            with self._lock:
+                if self._process is None:
+                    # The run stopping (Terminated) or a helper that cannot start: the run
+                    # says so where it waits for a build.
+                    with contextlib.suppress(WorkerFailed, OSError, processes.Terminated):
+                        self._start(timeout)
+
+        threading.Thread(target=start, daemon=True).start()
+
     def release(self) -> None:
         """End the helper and return its memory; the next build starts another."""
         with self._lock:

@@ -159,6 +159,7 @@ class Renderer:
                 self._say(hit.note)
                 found = Origins(hit.wrapper, hit.paths, hit.moved, hit.kept, str(directory))
                 return Output(hit.text, found, cached=True)
+            self.kustomize.warm()
             text, found, note = (
                 self._with_kept_origins(directory, env, values_only)
                 if origins
