@@ -112,7 +112,6 @@ class Catalog:
                 )
             for version, source in entry.cel.items():
                 self.cel_schemas[(result.group, version, result.kind)] = source
-        self._compiled: dict[str, jsonschema_rs.Validator] = {}
         self._lookups: dict[tuple[str, str], Lookup | None] = {}
 
     def cel_schema(self, api_version: str, kind: str) -> dict | None:
@@ -132,11 +131,11 @@ class Catalog:
             return None
         return self.installers.get(self.crd_names[(group, kind)], "?")
 
-    def _compile(self, schema: dict) -> jsonschema_rs.Validator:
-        key = json.dumps(schema, sort_keys=True)
-        if key not in self._compiled:
-            self._compiled[key] = jsonschema_rs.validator_for(schema, validate_formats=False)
-        return self._compiled[key]
+    @staticmethod
+    def _compile(schema: dict) -> jsonschema_rs.Validator:
+        # Once per apiVersion and kind (lookup keeps its answer): no key by content, which
+        # costs a serialisation of the whole schema, a CRD's hundreds of kilobytes.
+        return jsonschema_rs.validator_for(schema, validate_formats=False)
 
     def lookup(self, api_version: str, kind: str) -> Lookup | None:
         """What an object of this apiVersion and kind is validated against; None if nothing knows it."""
