@@ -408,3 +408,24 @@ def _block_by_lines(chunk: str, first: int, indent: int) -> int:
 def test_a_block_ends_where_its_lines_say(pieces, indent):
     chunk = "k:\n" + "".join(pieces)
     assert crd_stubs._block_end(chunk, 3, indent) == _block_by_lines(chunk, 3, indent)
+
+
+def test_the_stubbed_copy_links_the_checkout_and_never_writes_through_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path / "cache"))
+    crd = (
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+        "metadata: {name: things.example.com}\n"
+        "spec:\n  group: example.com\n  versions:\n    - name: v1\n      served: true\n"
+    )
+    checkout = write_tree(
+        tmp_path / "checkout",
+        {"config/crd.yaml": crd, "config/kustomization.yaml": "resources: [crd.yaml]\n"},
+    )
+    stubbed = crd_stubs.stub_tree(checkout, "example/things", "a" * 40)
+    assert stubbed is not None
+    kept = stubbed.folder / "config" / "kustomization.yaml"
+    assert os.path.samefile(kept, checkout / "config" / "kustomization.yaml")
+    copy = stubbed.folder / "config" / "crd.yaml"
+    assert not os.path.samefile(copy, checkout / "config" / "crd.yaml")
+    assert "versions: " in copy.read_text() and "served: true" not in copy.read_text()
+    assert (checkout / "config" / "crd.yaml").read_text() == crd  # the checkout is as it was

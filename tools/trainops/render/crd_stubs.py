@@ -229,7 +229,12 @@ def stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
         return None
     try:
         work = scratch / "tree"
-        shutil.copytree(checkout, work, ignore=shutil.ignore_patterns(".trainops-*"))
+        shutil.copytree(
+            checkout,
+            work,
+            ignore=shutil.ignore_patterns(".trainops-*"),
+            copy_function=_link_or_copy,
+        )
         slots, values = {}, {}
         for path in sorted(work.rglob("*")):
             if path.suffix not in _YAML_SUFFIXES or not path.is_file() or path.is_symlink():
@@ -237,6 +242,7 @@ def stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
             text = path.read_text(encoding="utf-8", errors="surrogateescape")
             stubbed = stub_text(text, str(path.relative_to(work)))
             if stubbed.slots:
+                path.unlink()  # a link to the checkout's file: the stubbed text is a new file
                 path.write_text(stubbed.text, encoding="utf-8", errors="surrogateescape")
                 slots.update(stubbed.slots)
                 values.update(stubbed.values)
@@ -255,6 +261,15 @@ def stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return Stubbed(target, slots, target / _VALUES)
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    """The checkout's file in the stubbed copy: a hard link where one can be made (the files of
+    a commit never change, and a stubbed one replaces its link), else a copy."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def _read_slots(target: Path) -> dict[str, str] | None:
