@@ -269,6 +269,35 @@ def test_a_changed_checkout_of_a_remote_base_is_checked_out_again(mirror, privat
     assert not (checkout / "config" / "planted.yaml").exists()
 
 
+def test_a_checkout_its_stubbed_copy_links_is_verified_without_checking_it_out_again(
+    mirror, private_cache, monkeypatch
+):
+    # The stubbed copy links the checkout's files, which changes their status (not their
+    # content): the next verification compares them by content and keeps them.
+    from trainops.render import crd_stubs
+
+    commit = remote_bases.commit_of(mirror, "kubernetes-sigs/jobset", "v0.12.0")
+    assert commit is not None
+    checkout = remote_bases.tree(mirror, "kubernetes-sigs/jobset", commit)
+    kustomization = checkout / "config" / "default" / "kustomization.yaml"
+    inode = kustomization.stat().st_ino
+    assert crd_stubs.stub_tree(checkout, "kubernetes-sigs/jobset", commit) is not None
+    assert kustomization.stat().st_nlink == 2
+    checkouts: list[list[str]] = []
+    real = remote_bases._git
+    monkeypatch.setattr(
+        remote_bases,
+        "_git",
+        lambda argv, **kw: (
+            (checkouts.append(argv) if "read-tree" in argv else None) or real(argv, **kw)
+        ),
+    )
+    for _ in range(2):
+        remote_bases._verified.clear()  # a new run verifies again
+        assert remote_bases.tree(mirror, "kubernetes-sigs/jobset", commit) == checkout
+    assert checkouts == [] and kustomization.stat().st_ino == inode
+
+
 def test_a_checkout_is_verified_only_where_kustomize_reads_it(mirror, private_cache, monkeypatch):
     # Reading only a root's values, kustomize reads a remote base's stubbed copy once it is made:
     # its checkout is then not verified (two git processes a run); a full build reads the

@@ -217,7 +217,19 @@ def has_stub_tree(owner_repo: str, commit: str) -> bool:
 
 
 def stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
-    """The stubbed copy of `checkout` (a commit's files never change, so it is made once)."""
+    """The stubbed copy of `checkout` (a commit's files never change, so it is made once: by
+    one thread of a run, the others that need it meanwhile waiting for it)."""
+    with _making_lock:
+        making = _making.setdefault((owner_repo, commit), threading.Lock())
+    with making:
+        return _stub_tree(checkout, owner_repo, commit)
+
+
+_making: dict[tuple[str, str], threading.Lock] = {}
+_making_lock = threading.Lock()
+
+
+def _stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
     target = _tree_folder(owner_repo, commit)
     slots = _read_slots(target)
     if slots is not None:

@@ -131,6 +131,18 @@ def tree(mirror_dir: Path, owner_repo: str, commit: str, verify: bool = True) ->
     with _lock:
         if target in _verified:
             return target
+        checking = _checking.setdefault(target, threading.Lock())
+    with checking:  # one thread checks it out or verifies it; the others wait and take it
+        return _tree(mirror_dir, owner_repo, commit, target, verify)
+
+
+_checking: dict[Path, threading.Lock] = {}
+
+
+def _tree(mirror_dir: Path, owner_repo: str, commit: str, target: Path, verify: bool) -> Path:
+    with _lock:
+        if target in _verified:
+            return target
     complete = (target / _COMPLETE).is_file()
     if complete and not verify:
         return target
@@ -174,7 +186,11 @@ def _unchanged(repository: Path, target: Path) -> bool:
     env = {**os.environ, "GIT_INDEX_FILE": str(target / _INDEX)}
     base = ["--git-dir", str(repository), "--work-tree", str(target)]
     if _git([*base, "diff-files", "--quiet"], env=env).returncode != 0:
-        return False
+        # A file whose status changed and not its content (a link to it made, as the stubbed
+        # copy of a commit makes: crd_stubs) is compared by content, and its status kept.
+        _git([*base, "update-index", "-q", "--refresh"], env=env)
+        if _git([*base, "diff-files", "--quiet"], env=env).returncode != 0:
+            return False
     added = _git(
         [*base, "ls-files", "--others", f"--exclude={_COMPLETE}", f"--exclude={_INDEX}"],
         env=env,
