@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import re
 
 import pytest
@@ -211,3 +212,63 @@ def test_keys_that_are_not_strings_become_what_kubernetes_makes_of_them():
     assert null_key.malformed[0].message == (
         "a key at data is null, which Kubernetes cannot use as a key"
     )
+
+
+# JSON values as a render's spliced lines hold them, and the edge cases where YAML and json might
+# read a line otherwise (a key twice, a long key, a big number, a float past its range, a
+# character YAML holds unprintable, an escaped surrogate, a tab).
+_JSON_SCALARS = st.one_of(
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=4),
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.booleans(),
+    st.none(),
+)
+_JSON_VALUES = st.recursive(
+    _JSON_SCALARS,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4), st.dictionaries(st.text(max_size=3), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+_ODD_JSON = st.sampled_from(
+    [
+        '{"a":1,"a":2}',
+        '{"' + "k" * 1500 + '":1}',
+        "[1e400]",
+        "[NaN]",
+        '["\\ud83d\\ude00"]',
+        '["\x85"]',
+        "[1,\t2]",
+        "[1] # a comment",
+        "[1",
+    ]
+)
+
+
+@given(st.one_of(_JSON_VALUES.map(lambda v: json.dumps(v, ensure_ascii=False)), _ODD_JSON))
+def test_a_long_json_line_of_a_render_reads_as_yaml_reads_it(line):
+    padding = " " * objects._JSON_LINE_FROM  # long enough to be read with json
+    text = f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c}}\nspec:\n  values: {line}{padding}\n"
+    quick = objects._parse_stream(text, "render", lines=False)
+    as_yaml = objects._parse_text(text, "render", lines=False)
+    assert as_yaml is not None
+    assert [(o.doc, o.has_null) for o in quick.objects] == [
+        (o.doc, o.has_null) for o in as_yaml.objects
+    ]
+    assert [p.message for p in quick.syntax_errors + quick.malformed] == [
+        p.message for p in as_yaml.syntax_errors + as_yaml.malformed
+    ]
+
+
+def test_a_render_of_crd_versions_is_read_with_json_only_where_they_stand_as_values():
+    versions = json.dumps([{"name": "v1", "schema": {"type": "object"}, "x": "y" * 5000}])
+    block = f"  description: |\n    versions: {versions}\n"
+    text = f"apiVersion: v1\nkind: A\nmetadata: {{name: a}}\nspec:\n  versions: {versions}\n{block}"
+    reduced = objects._json_lines_out(text)
+    assert reduced is not None and len(reduced[1]) == 2  # both lines look like values
+    # The one in a block scalar is text: found nowhere as a value, so the stream is read as YAML.
+    assert objects._parse_text(*reduced[:1], "render", False, reduced[1]) is None
+    [obj] = objects._parse_stream(text, "render", lines=False).objects
+    assert obj.doc["spec"]["versions"][0]["x"] == "y" * 5000
+    assert obj.doc["spec"]["description"] == f"versions: {versions}\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import marshal
 import math
 import os
@@ -758,7 +759,102 @@ def _is_line(line: object) -> bool:
 
 
 def _parse_stream(text: str, file: str, lines: bool) -> Parsed:
+    if not lines:
+        reduced = _json_lines_out(text)
+        if reduced is not None:
+            parsed = _parse_text(reduced[0], file, lines, reduced[1])
+            if parsed is not None:
+                return parsed
+    parsed = _parse_text(text, file, lines)
+    assert parsed is not None
+    return parsed
+
+
+# A rendered root holds each CRD's versions as one line of JSON (crd_stubs splices them in: the
+# megabytes of a render), which YAML 1.2 reads as JSON does, at a tenth of the speed. Such a line,
+# `<indent><key>: <JSON array or object>`, is read with json, where json and YAML are sure to read
+# it alike: no key given twice (YAML refuses it), none over YAML's 1,024 characters for an
+# implicit key, no NaN or Infinity (json's, YAML's text), no character YAML holds unprintable, no
+# tab. The rest of the document is read as before, with a token in the line's place, which must
+# then be found once, as the key's value.
+_JSON_LINE = re.compile(r"\n( *+[A-Za-z_][-A-Za-z0-9_./]*+: )(?=[\[{])")
+_JSON_LINE_FROM = 4096  # characters: shorter lines are not worth it
+_NOT_YAML_PRINTABLE = re.compile("[\t\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]")
+_TOKEN_PREFIX = "trainops-json-line-"
+
+
+class _NotAlike(ValueError):
+    """JSON that YAML might read otherwise."""
+
+
+def _object_of(pairs: list[tuple[str, object]]) -> dict:
+    found = dict(pairs)
+    if len(found) != len(pairs) or (found and max(map(len, found)) > 1000):
+        raise _NotAlike
+    return found
+
+
+def _not_a_constant(text: str) -> object:
+    raise _NotAlike  # NaN, Infinity: no JSON, and not YAML's spelling
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_object_of, parse_constant=_not_a_constant)
+
+
+def _json_lines_out(text: str) -> tuple[str, dict[str, object]] | None:
+    """`text` with each long JSON line's value replaced by a token, and the values by token;
+    None when there is none."""
+    if _TOKEN_PREFIX in text:
+        return None
+    pieces: list[str] = []
+    values: dict[str, object] = {}
+    done = 0
+    for match in _JSON_LINE.finditer(text):
+        start = match.end()
+        end = text.find("\n", start)
+        end = len(text) if end == -1 else end
+        if end - start < _JSON_LINE_FROM or start < done:
+            continue
+        line = text[start:end]
+        if _NOT_YAML_PRINTABLE.search(line):
+            continue
+        try:
+            value = _DECODER.decode(line)
+        except (ValueError, RecursionError):
+            continue
+        token = f"{_TOKEN_PREFIX}{len(values)}"
+        values[token] = value
+        pieces += [text[done:start], token]
+        done = end
+    if not values:
+        return None
+    pieces.append(text[done:])
+    return "".join(pieces), values
+
+
+def _put_back(doc: object, values: dict[str, object], found: list[str]) -> None:
+    """Replace each token that is a value in the document by its JSON value (`found` says which
+    were; a token follows a key, so the document itself is none)."""
+    pending = [doc] if isinstance(doc, dict | list) else []
+    while pending:
+        node = pending.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node)  # type: ignore[union-attr]
+        for key, value in items:
+            if type(value) is str:
+                if value in values:
+                    found.append(value)
+                    node[key] = values[value]  # type: ignore[index]
+            elif isinstance(value, dict | list):
+                pending.append(value)
+
+
+def _parse_text(
+    text: str, file: str, lines: bool, values: dict[str, object] | None = None
+) -> Parsed | None:
+    """The parse of a stream; with `values` (tokens in it stand for them), None when a token is
+    not found exactly once, as a value, or the stream has a problem: then read it as it was."""
     parsed = Parsed([], [], [])
+    found: list[str] = []
     chunks = split_documents(text)
     whole = _fast_whole(text, chunks)
     for index, (first_line, chunk) in enumerate(chunks):
@@ -784,6 +880,8 @@ def _parse_stream(text: str, file: str, lines: bool) -> Parsed:
         line = _first_content_line(chunk, first_line) if lines else None
         has_anchor = anchored(chunk)
         for doc in docs:
+            if values is not None:
+                _put_back(doc, values, found)
             if doc is None:
                 continue
             nulls: list[bool] = []
@@ -795,6 +893,10 @@ def _parse_stream(text: str, file: str, lines: bool) -> Parsed:
                 parsed.malformed.append(Problem(file, line, reason, origin))
             else:
                 parsed.objects.append(K8sObject(doc, file, line, bool(nulls)))
+    if values is not None and (
+        sorted(found) != sorted(values) or parsed.syntax_errors or parsed.malformed
+    ):
+        return None
     return parsed
 
 
