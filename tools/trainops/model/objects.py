@@ -813,7 +813,7 @@ def _json_lines_out(text: str) -> tuple[str, dict[str, object]] | None:
         start = match.end()
         end = text.find("\n", start)
         end = len(text) if end == -1 else end
-        if end - start < _JSON_LINE_FROM or start < done:
+        if end - start < _JSON_LINE_FROM:
             continue
         line = text[start:end]
         if _NOT_YAML_PRINTABLE.search(line):
@@ -879,9 +879,11 @@ def _parse_text(
             continue
         line = _first_content_line(chunk, first_line) if lines else None
         has_anchor = anchored(chunk)
+        # Only the documents a token went into are looked through.
+        tokens = values if values is not None and _TOKEN_PREFIX in chunk else None
         for doc in docs:
-            if values is not None:
-                _put_back(doc, values, found)
+            if tokens is not None:
+                _put_back(doc, tokens, found)
             if doc is None:
                 continue
             nulls: list[bool] = []
