@@ -244,3 +244,42 @@ def test_conversion_rules():
         "metadata",
         "spec",
     }
+
+
+def test_a_crd_parsed_from_a_kept_text_is_converted_once_by_that_parse(tmp_path, monkeypatch):
+    """A CRD's conversion is kept under the parse it came from (K8sObject.source), which names
+    its content: no serialisation of its spec to key it, and another content another entry."""
+    from trainops.knowledge.schema import cache as schema_cache
+    from trainops.model.objects import parse_stream
+
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path))
+
+    def crd_text(kind: str) -> str:
+        plural = kind.lower() + "s"
+        padding = "x" * 40_000  # past objects.CACHED_FROM: the parse is kept, and named
+        return (
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+            f"metadata: {{name: {plural}.example.com}}\n"
+            "spec:\n  group: example.com\n  scope: Namespaced\n"
+            f"  names: {{kind: {kind}, plural: {plural}, singular: {kind.lower()}}}\n"
+            "  versions:\n  - name: v1\n    served: true\n    storage: true\n"
+            f"    schema: {{openAPIV3Schema: {{type: object, description: {padding}}}}}\n"
+        )
+
+    [first] = parse_stream(crd_text("Widget"), "a.yaml").objects
+    [same] = parse_stream(crd_text("Widget"), "b.yaml").objects
+    [other] = parse_stream(crd_text("Gadget"), "c.yaml").objects
+    assert first.source is not None and first.source == same.source != other.source
+    converted = schema_cache.converted(first.doc, [], first.source)
+    assert converted.kind == "Widget" and converted.problem is None
+
+    def no_serialising(*args, **kwargs):
+        raise AssertionError("the spec was serialised to key its conversion")
+
+    monkeypatch.setattr(schema_cache.json, "dumps", no_serialising)
+    assert schema_cache.converted(same.doc, [], same.source) == converted
+    monkeypatch.undo()
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path))
+    assert schema_cache.converted(other.doc, [], other.source).kind == "Gadget"
+    # Without a source, the content is the key, as before.
+    assert schema_cache.converted(first.doc, []).kind == "Widget"

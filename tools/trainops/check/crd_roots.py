@@ -88,7 +88,9 @@ def of(loaded: list[Rendered], notes: list[str]) -> list[CrdFrom]:
                 and obj.api_version == "apiextensions.k8s.io/v1"
                 and obj.name not in found
             ):
-                found[obj.name] = CrdFrom(obj.file, result.root, CrdSchemas.of(obj.doc, notes))
+                found[obj.name] = CrdFrom(
+                    obj.file, result.root, CrdSchemas.of(obj.doc, notes, obj.source)
+                )
     return list(found.values())
 
 

@@ -524,7 +524,7 @@ def catalog_for(
     that rendered it, or that supplies it to a root which included that CRD root; named relative
     to `top` (the config's folder), as the notes in files name it, wherever the command runs from."""
     installers: dict[str, str] = {}
-    docs = {}
+    crds: dict[str, K8sObject] = {}
     suppliers = [(crd_root, _Supplier.of(crd_root)) for crd_root in crd_roots]
 
     def attribute(name: str, file: str, root: str) -> None:
@@ -534,11 +534,17 @@ def catalog_for(
                 break
 
     for obj, result in _crds(loaded):
-        docs.setdefault(obj.name, obj.doc)
+        crds.setdefault(obj.name, obj)
         attribute(obj.name, obj.file, result.root)
     for crd in cached or []:
         attribute(crd.schemas.converted.name, crd.file, crd.root)
-    return Catalog(versions, list(docs.values()), installers, [crd.schemas for crd in cached or []])
+    return Catalog(
+        versions,
+        [obj.doc for obj in crds.values()],
+        installers,
+        [crd.schemas for crd in cached or []],
+        [obj.source for obj in crds.values()],
+    )
 
 
 def _reachable(roots: list[Root]) -> set[Path]:

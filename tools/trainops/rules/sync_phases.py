@@ -34,7 +34,7 @@ an earlier wave, or an earlier Kustomization with `wait: true` that the others d
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from trainops.knowledge import kueue
@@ -99,14 +99,17 @@ class _Webhook:
             if any(o in ("*", "CREATE") for o in strings(rule.get("operations")))
         ]
 
-    def intercepts(self, obj: K8sObject, namespace_labels: dict[str, dict]) -> bool:
-        if obj is self.config:
-            return False
-        plural = _plural(obj.kind)
-        if not any(
-            ("*" in groups or obj.group in groups) and ("*" in resources or plural in resources)
+    def creates(self, group: str, kind: str) -> bool:
+        """Whether it is called on creating an object of this group and kind."""
+        plural = _plural(kind)
+        return any(
+            ("*" in groups or group in groups) and ("*" in resources or plural in resources)
             for groups, resources in self._creates
-        ):
+        )
+
+    def intercepts(self, obj: K8sObject, namespace_labels: dict[str, dict]) -> bool:
+        """Whether it is called on creating `obj`, asked of webhooks that create() its kind."""
+        if obj is self.config:
             return False
         labels = mapping(mapping(obj.doc.get("metadata")).get("labels"))
         if not _selected(self.object_selector, labels):
@@ -140,6 +143,20 @@ def _webhooks(objects: list[K8sObject]) -> list[_Webhook]:
                 )
             )
     return found
+
+
+def _creating(webhooks: list[_Webhook]) -> Callable[[K8sObject], list[_Webhook]]:
+    """The webhooks called on creating an object of its kind (before their selectors), by kind:
+    every object is asked of every webhook, and Kueue registers dozens."""
+    known: dict[tuple[str, str], list[_Webhook]] = {}
+
+    def of(obj: K8sObject) -> list[_Webhook]:
+        kind = (obj.group, obj.kind)
+        if kind not in known:
+            known[kind] = [webhook for webhook in webhooks if webhook.creates(*kind)]
+        return known[kind]
+
+    return of
 
 
 def _backends(webhook: _Webhook, objects: list[K8sObject]) -> list[K8sObject]:
@@ -226,6 +243,7 @@ def _argo_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         if o.kind == "Namespace" and o.group == ""
     }
     webhooks = _webhooks(everything)
+    creating = _creating(webhooks)
     backends = {id(w): _backends(w, everything) for w in webhooks}
     for app in apps:
         earlier = [a for a in apps if a.wave < app.wave]
@@ -287,7 +305,7 @@ def _argo_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                         f"apply {kind} {needed} at an earlier phase or wave than {obj.kind} "
                         f"{obj.name}",
                     )
-            for webhook in webhooks:
+            for webhook in creating(obj):
                 if not webhook.intercepts(obj, labels):
                     continue
                 at = index_of.get(id(webhook.config))
@@ -362,7 +380,7 @@ def _flux_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         for o in everything
         if o.kind == "Namespace" and o.group == ""
     }
-    webhooks = _webhooks(everything)
+    creating = _creating(_webhooks(everything))
     home = {id(o): key for key, root in roots.items() for o in root.objects}
     for key, k in kustomizations.items():
         spec = mapping(k.doc.get("spec"))
@@ -401,7 +419,7 @@ def _flux_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                     "metadata.namespace",
                     "add the Kustomization creating the namespace to dependsOn",
                 )
-            for webhook in webhooks:
+            for webhook in creating(obj):
                 if not webhook.intercepts(obj, labels):
                     continue
                 config_home = home.get(id(webhook.config))

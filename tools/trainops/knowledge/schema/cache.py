@@ -17,7 +17,11 @@ FOLDER = "schemas-v2"
 _CONVERTER = cache.source_digest(converter.__file__)  # a changed conversion converts again
 
 
-def _key(crd: dict) -> str:
+def _key(crd: dict, source: str | None) -> str:
+    if source is not None:
+        # The parse the CRD came from (K8sObject.source) names its content as well, without
+        # serialising a spec of hundreds of kilobytes: a sixth of a warm run's time.
+        return cache.key_of("crd-schema", _CONVERTER, "parsed", source)
     return cache.key_of("crd-schema", _CONVERTER, json.dumps(crd.get("spec"), sort_keys=True))
 
 
@@ -46,8 +50,10 @@ def _from_payload(payload: bytes) -> Converted:
     return from_data(json.loads(payload))
 
 
-def converted(crd: dict, notes: list[str]) -> Converted:
-    key = _key(crd)
+def converted(crd: dict, notes: list[str], source: str | None = None) -> Converted:
+    """The CRD converted, from the cache when it was before; `source`: the K8sObject.source of
+    the object it is the document of (which stands for its content), if any."""
+    key = _key(crd, source)
     payload = cache.load(FOLDER, key, notes)
     if payload is not None:
         try:

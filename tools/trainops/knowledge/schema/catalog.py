@@ -69,8 +69,8 @@ class CrdSchemas:
     cel: dict[str, dict]
 
     @classmethod
-    def of(cls, crd: dict, notes: list[str]) -> CrdSchemas:
-        converted = cache.converted(crd, notes)
+    def of(cls, crd: dict, notes: list[str], source: str | None = None) -> CrdSchemas:
+        converted = cache.converted(crd, notes, source)
         return cls(converted, cel_sources(crd) if converted.cel_rules else {})
 
 
@@ -81,9 +81,10 @@ class Catalog:
         crds: list[dict],
         installers: dict[str, str] | None = None,
         converted: list[CrdSchemas] | None = None,
+        sources: list[str | None] | None = None,
     ):
         """`crds` are converted here; `converted` (from a cache) come after them, and a CRD
-        name already seen is skipped."""
+        name already seen is skipped. `sources`: each of `crds`' K8sObject.source, if known."""
         self.kubernetes_versions = kubernetes_versions
         self.notes: list[str] = []
         self.crd_schemas: dict[tuple[str, str, str], dict] = {}
@@ -94,7 +95,10 @@ class Catalog:
         self.cel_schemas: dict[tuple[str, str, str], dict] = {}
         # CRD name -> why it cannot be read (the schema rule reports it on the CRD)
         self.refused: dict[str, str] = {}
-        entries = [CrdSchemas.of(crd, self.notes) for crd in crds]
+        entries = [
+            CrdSchemas.of(crd, self.notes, source)
+            for crd, source in zip(crds, sources or [None] * len(crds), strict=True)
+        ]
         seen = {entry.converted.name for entry in entries}
         entries += [entry for entry in converted or [] if entry.converted.name not in seen]
         for entry in entries:
