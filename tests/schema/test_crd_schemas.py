@@ -248,18 +248,20 @@ def test_conversion_rules():
 
 def test_a_crd_parsed_from_a_kept_text_is_converted_once_by_that_parse(tmp_path, monkeypatch):
     """A CRD's conversion is kept under the parse it came from (K8sObject.source), which names
-    its content: no serialisation of its spec to key it, and another content another entry."""
+    its content: no serialisation of its spec to key it. The same CRD in another text (a build
+    with origin annotations, then one without) is found by its content, not converted again."""
     from trainops.knowledge.schema import cache as schema_cache
     from trainops.model.objects import parse_stream
 
     monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path))
 
-    def crd_text(kind: str) -> str:
+    def crd_text(kind: str, annotated: bool = False) -> str:
         plural = kind.lower() + "s"
         padding = "x" * 40_000  # past objects.CACHED_FROM: the parse is kept, and named
+        annotations = ", annotations: {a: b}" if annotated else ""
         return (
             "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
-            f"metadata: {{name: {plural}.example.com}}\n"
+            f"metadata: {{name: {plural}.example.com{annotations}}}\n"
             "spec:\n  group: example.com\n  scope: Namespaced\n"
             f"  names: {{kind: {kind}, plural: {plural}, singular: {kind.lower()}}}\n"
             "  versions:\n  - name: v1\n    served: true\n    storage: true\n"
@@ -268,18 +270,30 @@ def test_a_crd_parsed_from_a_kept_text_is_converted_once_by_that_parse(tmp_path,
 
     [first] = parse_stream(crd_text("Widget"), "a.yaml").objects
     [same] = parse_stream(crd_text("Widget"), "b.yaml").objects
-    [other] = parse_stream(crd_text("Gadget"), "c.yaml").objects
-    assert first.source is not None and first.source == same.source != other.source
+    [elsewhere] = parse_stream(crd_text("Widget", annotated=True), "c.yaml").objects
+    [other] = parse_stream(crd_text("Gadget"), "d.yaml").objects
+    sources = {first.source, elsewhere.source, other.source}
+    assert first.source == same.source and None not in sources and len(sources) == 3
     converted = schema_cache.converted(first.doc, [], first.source)
     assert converted.kind == "Widget" and converted.problem is None
+
+    conversions = []
+    convert = schema_cache.convert
+    monkeypatch.setattr(
+        schema_cache, "convert", lambda crd: conversions.append(crd) or convert(crd)
+    )
+    assert schema_cache.converted(elsewhere.doc, [], elsewhere.source) == converted
+    assert conversions == []  # found by its content
 
     def no_serialising(*args, **kwargs):
         raise AssertionError("the spec was serialised to key its conversion")
 
-    monkeypatch.setattr(schema_cache.json, "dumps", no_serialising)
-    assert schema_cache.converted(same.doc, [], same.source) == converted
-    monkeypatch.undo()
-    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path))
+    with monkeypatch.context() as patched:
+        patched.setattr(schema_cache.json, "dumps", no_serialising)
+        assert schema_cache.converted(same.doc, [], same.source) == converted
+        assert schema_cache.converted(elsewhere.doc, [], elsewhere.source) == converted
     assert schema_cache.converted(other.doc, [], other.source).kind == "Gadget"
+    assert len(conversions) == 1
     # Without a source, the content is the key, as before.
     assert schema_cache.converted(first.doc, []).kind == "Widget"
+    assert len(conversions) == 1

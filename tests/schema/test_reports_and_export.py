@@ -158,27 +158,38 @@ def test_a_corrupt_cache_entry_is_rebuilt_and_said(mirror, tmp_path):
         return done.stderr
 
     validate()
-    # The CRD root's schemas, kept whole (crd-roots) and CRD by CRD (schemas).
+    # The CRD root's schemas, kept whole (crd-roots) and CRD by CRD (schemas: under the parse
+    # the CRD came from, and under its content).
     [whole] = list((cache / "crd-roots-v1").glob("*.entry"))
-    [converted] = list((cache / "schemas-v2").glob("*.entry"))
+    converted = sorted((cache / "schemas-v2").glob("*.entry"))
+    assert len(converted) == 2
     good_whole = whole.read_bytes().partition(b"\n")[2]
-    good_converted = converted.read_bytes().partition(b"\n")[2]
+    good_converted = converted[0].read_bytes().partition(b"\n")[2]
+    assert converted[1].read_bytes().partition(b"\n")[2] == good_converted
 
     # Torn or tampered: the hash no longer matches. Hashed right but of another shape: not
     # trusted either. Each time the entry is said, computed again and written right.
-    for entry, good, torn, wrong in (
-        (whole, good_whole, good_whole.replace(b"JobSet", b"JobSex"), b'[{"file": 1}]'),
-        (converted, good_converted, good_converted.replace(b"JobSet", b"JobSex"), b'{"group": 1}'),
+    for entries, good, torn, wrong in (
+        ([whole], good_whole, good_whole.replace(b"JobSet", b"JobSex"), b'[{"file": 1}]'),
+        (
+            converted,
+            good_converted,
+            good_converted.replace(b"JobSet", b"JobSex"),
+            b'{"group": 1}',
+        ),
     ):
         for payload, rehash, said in (
             (torn, False, "failed its hash check"),
             (wrong, True, "is unreadable"),
         ):
-            _tamper(entry, payload, rehash=rehash)
-            if entry is converted:
+            for entry in entries:
+                _tamper(entry, payload, rehash=rehash)
+            if entries is converted:
                 whole.unlink()  # the whole entry would answer first
-            assert f"note: cache entry {entry} {said}" in validate()
-            assert entry.read_bytes().partition(b"\n")[2] == good, entry
+            notes = validate()
+            assert any(f"note: cache entry {entry} {said}" in notes for entry in entries)
+            for entry in entries:
+                assert entry.read_bytes().partition(b"\n")[2] == good, entry
 
 
 def _relative(start: Path, target: Path) -> str:

@@ -54,6 +54,7 @@ _CRD = re.compile(r"^kind: CustomResourceDefinition[ \t]*$", re.MULTILINE)
 _YAML_SUFFIXES = (".yaml", ".yml")
 _lock = threading.Lock()
 _base_locks: dict[str, threading.Lock] = {}
+_values_read: dict[tuple[str, int, int, int], dict[str, str]] = {}  # Stubbed.values, by file
 
 
 def slot_of(file_key: str, replaced: str) -> str:
@@ -198,11 +199,21 @@ class Stubbed:
     values_file: Path
 
     def values(self) -> dict[str, str]:
+        """{placeholder: the versions as a line of JSON}; read once a run (every root that
+        includes the base asks, and the file holds megabytes of JSON strings)."""
         try:
-            values = json.loads(self.values_file.read_text())
-        except (OSError, ValueError):
+            status = self.values_file.stat()
+        except OSError:
             return {}
-        return values if isinstance(values, dict) else {}
+        identity = (str(self.values_file), status.st_ino, status.st_size, status.st_mtime_ns)
+        known = _values_read.get(identity)
+        if known is None:
+            try:
+                values = json.loads(self.values_file.read_text())
+            except (OSError, ValueError):
+                return {}
+            known = _values_read[identity] = values if isinstance(values, dict) else {}
+        return known
 
 
 def _tree_folder(owner_repo: str, commit: str) -> Path:

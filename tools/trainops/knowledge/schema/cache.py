@@ -8,6 +8,7 @@ converted CRD is converted again (and said once), never trusted.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 from trainops.knowledge.schema import crd as converter
 from trainops.knowledge.schema.crd import Converted, convert
@@ -17,12 +18,21 @@ FOLDER = "schemas-v2"
 _CONVERTER = cache.source_digest(converter.__file__)  # a changed conversion converts again
 
 
-def _key(crd: dict, source: str | None) -> str:
-    if source is not None:
-        # The parse the CRD came from (K8sObject.source) names its content as well, without
-        # serialising a spec of hundreds of kilobytes: a sixth of a warm run's time.
-        return cache.key_of("crd-schema", _CONVERTER, "parsed", source)
+def _content_key(crd: dict) -> str:
     return cache.key_of("crd-schema", _CONVERTER, json.dumps(crd.get("spec"), sort_keys=True))
+
+
+def _keys(crd: dict, source: str | None) -> Iterator[str]:
+    """The CRD's keys, the cheapest first: its content's is made only when asked."""
+    if source is not None:
+        yield _source_key(source)
+    yield _content_key(crd)
+
+
+def _source_key(source: str) -> str:
+    # The parse the CRD came from (K8sObject.source) names its content as well, without
+    # serialising a spec of hundreds of kilobytes: a sixth of a warm run's time.
+    return cache.key_of("crd-schema", _CONVERTER, "parsed", source)
 
 
 def from_data(data: dict) -> Converted:
@@ -52,17 +62,29 @@ def _from_payload(payload: bytes) -> Converted:
 
 def converted(crd: dict, notes: list[str], source: str | None = None) -> Converted:
     """The CRD converted, from the cache when it was before; `source`: the K8sObject.source of
-    the object it is the document of (which stands for its content), if any."""
-    key = _key(crd, source)
-    payload = cache.load(FOLDER, key, notes)
-    if payload is not None:
+    the object it is the document of (which stands for its content), if any. Kept under both:
+    the same CRD comes in other texts too (a first build prints origin annotations, the next
+    does not), and is then found by its content."""
+    keys = _keys(crd, source)
+    tried: list[str] = []
+    for key in keys:
+        tried.append(key)
+        payload = cache.load(FOLDER, key, notes)
+        if payload is None:
+            continue
         try:
-            return _from_payload(payload)
+            result = _from_payload(payload)
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             notes.append(
                 f"cache entry {cache.entry_path(FOLDER, key)} is unreadable "
                 f"({error.__class__.__name__}); converted the CRD again"
             )
+            break
+        for earlier in tried[:-1]:
+            cache.store(FOLDER, earlier, payload)
+        return result
     result = convert(crd)
-    cache.store(FOLDER, key, json.dumps(result.__dict__).encode())
+    payload = json.dumps(result.__dict__).encode()
+    for key in [*tried, *keys]:  # after a break, the keys not tried yet too
+        cache.store(FOLDER, key, payload)
     return result
