@@ -239,6 +239,7 @@ _ODD_JSON = st.sampled_from(
         "[NaN]",
         '["\\ud83d\\ude00"]',
         '["\x85"]',
+        '["\x7f"]',
         "[1,\t2]",
         "[1] # a comment",
         "[1",
