@@ -16,7 +16,8 @@ roots' renders give), each against kubeconform too.
 Targets: schema checks of the corpus, warm, in at most 0.5x the time PyYAML's CSafeLoader takes
 just to parse it on one core; `trainops validate` of this repository with nothing changed in at
 most 10% of a cold run, after editing one workload file in at most 30%, after editing an
-operator root's local file in at most 3 s, cold in at most 10 s and no slower than before the
+operator root's local file in at most 3 s (the first edit after the cold run, and the median of
+three edits after it), cold in at most 10 s and no slower than before the
 caches; peak memory under 400 MiB on the corpus; the API server's checks adding at most 25% to a
 run of every rule, api-validation alone at most 10%; with kubeconform v0.7.0 present (given
 trainops's exported schemas, -n 2, the same cores), trainops cold at most 1.0x its time on the
@@ -317,6 +318,16 @@ def repository_runs(scratch: Path) -> dict[str, dict]:
         runs[f"repository, {backend}, one operator file edited"] = measure(
             [*command, str(OPERATOR_EDITED)], copy, 1, env=cache
         )
+        # The first edit after a cold run reads builds without the origin annotations the cold
+        # run's had (other texts, parsed anew); the edits after it, each a new text, are the
+        # hook's steady state. Both are shown: one run each is noise, so the median of three.
+        again = []
+        for number in range(3):
+            operator.write_text(original.replace("\n", f"\n# edited again {number}\n", 1))
+            again.append(measure([*command, str(OPERATOR_EDITED)], copy, 1, env=cache))
+        runs[f"repository, {backend}, operator file edited again (median of 3)"] = sorted(
+            again, key=lambda run: run["seconds"]
+        )[1]
         operator.write_text(original)
     before = _before(scratch)
     if before is not None:
@@ -387,8 +398,15 @@ def main() -> int:
         ),
     ]
     operator_edit = repository[f"repository, {backend}, one operator file edited"]["seconds"]
+    edited_again = repository[f"repository, {backend}, operator file edited again (median of 3)"]
     targets += [
         (f"repository, an operator file edited ({backend}), s", operator_edit, "<= 3", 3.0),
+        (
+            f"repository, an operator file edited again ({backend}), s",
+            edited_again["seconds"],
+            "<= 3",
+            3.0,
+        ),
         (f"repository cold ({backend}), s", cold, "<= 10", 10.0),
     ]
     if "kubeconform v0.7.0 -n 2" in runs:
