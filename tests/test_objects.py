@@ -273,3 +273,81 @@ def test_a_render_of_crd_versions_is_read_with_json_only_where_they_stand_as_val
     [obj] = objects._parse_stream(text, "render", lines=False).objects
     assert obj.doc["spec"]["versions"][0]["x"] == "y" * 5000
     assert obj.doc["spec"]["description"] == f"versions: {versions}\n"
+
+
+_ORIGIN = "    config.kubernetes.io/origin: |\n      path: crds/widget.yaml\n      repo: https://github.com/example/widgets\n"
+
+
+def _printed(annotations: str, tail: str = "") -> str:
+    """A large document as kustomize prints it, its annotations' lines given."""
+    padding = "x" * (CACHED_FROM + 1000)
+    return (
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n"
+        f"{annotations}  name: widgets.example.com\nspec:\n  description: {padding}\n{tail}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("annotated", "plain"),
+    [
+        # among other annotations, first, and alone (the annotations line goes with it)
+        (
+            _printed(f"  annotations:\n    a: bee\n{_ORIGIN}    z: zed\n"),
+            _printed("  annotations:\n    a: bee\n    z: zed\n"),
+        ),
+        (
+            _printed(f"  annotations:\n{_ORIGIN}    z: zed\n"),
+            _printed("  annotations:\n    z: zed\n"),
+        ),
+        (_printed(f"  annotations:\n{_ORIGIN}"), _printed("")),
+    ],
+)
+def test_a_document_printed_with_its_origin_is_kept_as_it_reads_without(
+    annotated, plain, tmp_path, monkeypatch
+):
+    """The first build of a root with remote bases prints origins; the next one does not, and
+    its large documents are found parsed (a third of a second of the first edit after a cold
+    run), as a parse of their own text reads them."""
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path))
+    stream = f"apiVersion: v1\nkind: Namespace\nmetadata: {{name: ns}}\n---\n{annotated}"
+    parse_stream(stream, "render", lines=False)
+    expected = objects._parse_stream(plain, "render", False)
+
+    parse_text = objects._parse_text
+
+    def large_ones_not_again(text, *args, **kwargs):
+        assert len(text) < CACHED_FROM, "parsed again"
+        return parse_text(text, *args, **kwargs)
+
+    monkeypatch.setattr(objects, "_parse_text", large_ones_not_again)
+    found = parse_stream(
+        f"apiVersion: v1\nkind: Namespace\nmetadata: {{name: ns}}\n---\n{plain}",
+        "render",
+        lines=False,
+    )
+    assert [o.doc for o in found.objects][1:] == [o.doc for o in expected.objects]
+    assert [o.has_null for o in found.objects][1:] == [o.has_null for o in expected.objects]
+
+
+@pytest.mark.parametrize(
+    "annotated",
+    [
+        # a blank line in the block, a deeper line after it, another key of that name deeper
+        _printed(f"  annotations:\n{_ORIGIN}\n    z: zed\n"),
+        _printed(f"  annotations:\n{_ORIGIN}       more\n    z: zed\n"),
+        _printed("  labels:\n    l: lab\n", f"  x:\n    y:\n{_ORIGIN}"),
+        _printed(f"  annotations:\n{_ORIGIN.replace('crds', 'other')}", f"  x:\n    y:\n{_ORIGIN}"),
+    ],
+)
+def test_an_origin_not_surely_printed_as_kustomize_prints_it_is_not_kept_without(
+    annotated, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path))
+    before = (
+        set((tmp_path / objects.PARSED_FOLDER).glob("*"))
+        if (tmp_path / objects.PARSED_FOLDER).exists()
+        else set()
+    )
+    parse_stream(annotated, "render", lines=False)
+    written = set((tmp_path / objects.PARSED_FOLDER).glob("*.entry")) - before
+    assert len(written) == 1  # the document's own parse, nothing more
