@@ -257,3 +257,28 @@ def test_the_helper_collects_less_often_unless_the_user_says(
     worker, _ = stand_in(tmp_path, TELLS_GOGC)
     assert worker.build("root", 30) == (0, expected)
     worker.release()
+
+
+def test_the_librarys_version_is_read_once_and_kept_by_the_files_identity(tmp_path, monkeypatch):
+    """Finding the version reads the whole library (28 MB): a run after the first reads the
+    cache instead, and a library replaced is read again."""
+    from trainops.render import kustomize
+
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path / "cache"))
+    library = tmp_path / "libpykustomize.so"
+    library.write_bytes(b"\x00go\tsigs.k8s.io/kustomize/api\tv0.21.3\th1:x=\n\x00")
+    kustomize._library_version.cache_clear()
+    assert kustomize._library_version(str(library)) == "v5.8.3 (api v0.21.3)"
+
+    read = []
+    read_bytes = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda path: read.append(path) or read_bytes(path))
+    kustomize._library_version.cache_clear()
+    assert kustomize._library_version(str(library)) == "v5.8.3 (api v0.21.3)"
+    assert library not in read
+
+    library.write_bytes(b"\x00a newer build\tsigs.k8s.io/kustomize/api\tv0.20.1\th1:y=\n")
+    kustomize._library_version.cache_clear()
+    assert kustomize._library_version(str(library)) == "v5.7.1 (api v0.20.1)"
+    assert library in read
+    kustomize._library_version.cache_clear()

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from trainops.model import cache as model_cache
 from trainops.model import processes
 from trainops.model.errors import CannotRun
 from trainops.render.kustomize_worker import Worker, WorkerFailed
@@ -144,12 +145,28 @@ class InProcessKustomize:
 @cache
 def _library_version(library: str) -> str:
     """kustomize's version line from the Go build information linked into the library: API
-    v0.N.P is kustomize 5.(N-13).P."""
+    v0.N.P is kustomize 5.(N-13).P. Kept in the cache by the file's identity: finding it reads
+    the whole library (28 MB, a twentieth of a second of every run)."""
+    try:
+        status = Path(library).stat()
+    except OSError:
+        return "unknown"
+    identity = (library, status.st_ino, status.st_size, status.st_mtime_ns)
+    key = model_cache.key_of(_VERSIONS_FOLDER, *map(str, identity))
+    kept = model_cache.load(_VERSIONS_FOLDER, key)
+    if kept is not None and _VERSION_LINE.fullmatch(kept.decode(errors="replace")):
+        return kept.decode()
     found = _API_VERSION.search(Path(library).read_bytes())
     if found is None:
         return "unknown"
     minor, patch = int(found.group(1)), int(found.group(2))
-    return f"v5.{minor - 13}.{patch} (api v0.{minor}.{patch})"
+    version = f"v5.{minor - 13}.{patch} (api v0.{minor}.{patch})"
+    model_cache.store(_VERSIONS_FOLDER, key, version.encode())
+    return version
+
+
+_VERSIONS_FOLDER = "library-versions-v1"
+_VERSION_LINE = re.compile(r"v5\.\d+\.\d+ \(api v0\.\d+\.\d+\)")
 
 
 # Where the pykustomize wheel keeps its library (pykustomize 0.1's _ffi._find_library): only a
