@@ -6,6 +6,7 @@ CRD's versions, the render falls back to a full build and says so."""
 from __future__ import annotations
 
 import json
+import marshal
 import os
 from pathlib import Path
 
@@ -429,3 +430,27 @@ def test_the_stubbed_copy_links_the_checkout_and_never_writes_through_it(tmp_pat
     assert not os.path.samefile(copy, checkout / "config" / "crd.yaml")
     assert "versions: " in copy.read_text() and "served: true" not in copy.read_text()
     assert (checkout / "config" / "crd.yaml").read_text() == crd  # the checkout is as it was
+
+
+@pytest.mark.parametrize(
+    "written", [b"", b"not marshal", marshal.dumps(["a list"]), marshal.dumps({"slot": 1})]
+)
+def test_kept_values_of_another_shape_are_none(tmp_path, monkeypatch, written):
+    """The stubbed copy's values (marshal's format) are read once a run, and a file of another
+    shape reads as no values: the root is then built in full, never spliced with them."""
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path / "cache"))
+    crd = (
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+        "metadata: {name: things.example.com}\n"
+        "spec:\n  group: example.com\n  versions:\n    - name: v1\n      served: true\n"
+    )
+    checkout = write_tree(
+        tmp_path / "checkout",
+        {"config/crd.yaml": crd, "config/kustomization.yaml": "resources: [crd.yaml]\n"},
+    )
+    stubbed = crd_stubs.stub_tree(checkout, "example/things", "b" * 40)
+    assert stubbed is not None
+    [(slot, versions)] = stubbed.values().items()
+    assert slot in stubbed.slots and json.loads(versions) == [{"name": "v1", "served": True}]
+    stubbed.values_file.write_bytes(written)
+    assert stubbed.values() == {}
