@@ -411,17 +411,24 @@ def test_a_block_ends_where_its_lines_say(pieces, indent):
     assert crd_stubs._block_end(chunk, 3, indent) == _block_by_lines(chunk, 3, indent)
 
 
+_THINGS_CRD = (
+    "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+    "metadata: {name: things.example.com}\n"
+    "spec:\n  group: example.com\n  versions:\n    - name: v1\n      served: true\n"
+)
+
+
+def _things_checkout(tmp_path: Path) -> Path:
+    """A checkout whose one kustomization lists one CRD."""
+    return write_tree(
+        tmp_path / "checkout",
+        {"config/crd.yaml": _THINGS_CRD, "config/kustomization.yaml": "resources: [crd.yaml]\n"},
+    )
+
+
 def test_the_stubbed_copy_links_the_checkout_and_never_writes_through_it(tmp_path, monkeypatch):
     monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path / "cache"))
-    crd = (
-        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
-        "metadata: {name: things.example.com}\n"
-        "spec:\n  group: example.com\n  versions:\n    - name: v1\n      served: true\n"
-    )
-    checkout = write_tree(
-        tmp_path / "checkout",
-        {"config/crd.yaml": crd, "config/kustomization.yaml": "resources: [crd.yaml]\n"},
-    )
+    checkout = _things_checkout(tmp_path)
     stubbed = crd_stubs.stub_tree(checkout, "example/things", "a" * 40)
     assert stubbed is not None
     kept = stubbed.folder / "config" / "kustomization.yaml"
@@ -429,7 +436,7 @@ def test_the_stubbed_copy_links_the_checkout_and_never_writes_through_it(tmp_pat
     copy = stubbed.folder / "config" / "crd.yaml"
     assert not os.path.samefile(copy, checkout / "config" / "crd.yaml")
     assert "versions: " in copy.read_text() and "served: true" not in copy.read_text()
-    assert (checkout / "config" / "crd.yaml").read_text() == crd  # the checkout is as it was
+    assert (checkout / "config" / "crd.yaml").read_text() == _THINGS_CRD  # as it was
 
 
 @pytest.mark.parametrize(
@@ -439,15 +446,7 @@ def test_kept_values_of_another_shape_are_none(tmp_path, monkeypatch, written):
     """The stubbed copy's values (marshal's format) are read once a run, and a file of another
     shape reads as no values: the root is then built in full, never spliced with them."""
     monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path / "cache"))
-    crd = (
-        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
-        "metadata: {name: things.example.com}\n"
-        "spec:\n  group: example.com\n  versions:\n    - name: v1\n      served: true\n"
-    )
-    checkout = write_tree(
-        tmp_path / "checkout",
-        {"config/crd.yaml": crd, "config/kustomization.yaml": "resources: [crd.yaml]\n"},
-    )
+    checkout = _things_checkout(tmp_path)
     stubbed = crd_stubs.stub_tree(checkout, "example/things", "b" * 40)
     assert stubbed is not None
     [(slot, versions)] = stubbed.values().items()
