@@ -707,9 +707,10 @@ def _parse_in_pieces(chunks: list[tuple[int, str]], file: str) -> Parsed:
             small.append((first_line, chunk))
             continue
         flush()
-        absorb(_kept(chunk, file, False), first_line)
+        piece = _kept(chunk, file, False)
         if _ORIGIN_HINT in chunk:
-            _keep_without_origin(chunk)
+            _keep_without_origin(chunk, piece)
+        absorb(piece, first_line)
     flush()
     return parsed
 
@@ -719,8 +720,10 @@ def _parse_in_pieces(chunks: list[tuple[int, str]], file: str) -> Parsed:
 # read every CRD of the operators' layers as new text and parsed it again (a third of a second).
 # So a large document printed with its origin is also kept as it reads without: the parse with
 # the entry taken out, under the key of the text with its lines taken out, where those lines are
-# exactly the entry: a literal block at the annotations' indent (kustomize's style), whose value
-# the parse holds, ending where a line is indented no deeper than its key.
+# exactly the entry: a literal block at the annotations' indent, whose value the parse holds,
+# ending where a line is indented no deeper than its key. That is how kustomize prints it (its
+# buildMetadata documentation, originAnnotations); stripped so, an annotated build of
+# overlays/cloud/operators reads as the plain build, all 124 documents. Anything else is left.
 _ORIGIN_HINT = "\n    config.kubernetes.io/origin: |\n"
 _ORIGIN_ENTRY = re.compile(
     r"^(?P<parent>  annotations:\n)?    config\.kubernetes\.io/origin: \|\n"
@@ -729,37 +732,39 @@ _ORIGIN_ENTRY = re.compile(
 )
 
 
-def _keep_without_origin(chunk: str) -> None:
-    """Keep the parse of `chunk` (a document printed with an origin annotation, just parsed and
-    kept) under the text the same build prints without it; nothing when that is not sure."""
+def _keep_without_origin(chunk: str, parsed: Parsed) -> None:
+    """Keep the parse of `chunk` (a document printed with an origin annotation, `parsed` from
+    it, before any origin was taken) under the text the same build prints without it; nothing
+    when that is not sure."""
     entries = list(_ORIGIN_ENTRY.finditer(chunk))
-    if len(entries) != 1:
+    if len(entries) != 1 or parsed.syntax_errors or parsed.malformed or len(parsed.objects) != 1:
         return
     entry = entries[0]
     last = entry.group("parent") is not None and not entry.group("next").startswith("    ")
-    kept_parent = "" if last else (entry.group("parent") or "")
-    without = chunk[: entry.start()] + kept_parent + chunk[entry.end() :]
-    key = unit_key([without], False)
+    without = chunk[: entry.start()] + ("" if last else entry.group("parent") or "")
+    key = unit_key([without + chunk[entry.end() :]], False)
     if cache.entry_path(PARSED_FOLDER, key).exists():
         return
-    payload = cache.load(PARSED_FOLDER, unit_key([chunk], False))
-    if payload is None:
+    [obj] = parsed.objects
+    metadata = obj.doc.get("metadata")
+    if not isinstance(metadata, dict) or not isinstance(metadata.get("annotations"), dict):
         return
-    try:
-        [(objects, syntax_errors, malformed)] = marshal.loads(payload)
-        [(doc, line, nulls)] = objects
-        annotations = doc["metadata"]["annotations"]
-        block = "".join(text[6:] for text in entry.group("block").splitlines(keepends=True))
-        if syntax_errors or malformed or annotations.get(ORIGIN_ANNOTATION) != block:
-            return
-        del annotations[ORIGIN_ANNOTATION]
-        if bool(annotations) == last:
-            return  # the text and the parse would not agree on the annotations left
-        if last:
-            del doc["metadata"]["annotations"]
-    except (ValueError, TypeError, KeyError, AttributeError, EOFError):
+    annotations = metadata["annotations"]
+    block = "".join(text[6:] for text in entry.group("block").splitlines(keepends=True))
+    if annotations.get(ORIGIN_ANNOTATION) != block:
         return
-    cache.store(PARSED_FOLDER, key, marshal.dumps([([(doc, line, nulls)], [], [])]))
+    left = {name: value for name, value in annotations.items() if name != ORIGIN_ANNOTATION}
+    if bool(left) == last:
+        return  # the text and the parse would not agree on the annotations left
+    # Copies along the path to the entry, in the parse's key order; the rest is shared, and
+    # written out at once.
+    kept_metadata = {
+        name: left if name == "annotations" else value
+        for name, value in metadata.items()
+        if name != "annotations" or left
+    }
+    doc = {name: kept_metadata if name == "metadata" else value for name, value in obj.doc.items()}
+    cache.store(PARSED_FOLDER, key, marshal.dumps([([(doc, obj.line, obj.has_null)], [], [])]))
 
 
 def _to_payload(parsed: list[Parsed]) -> bytes:

@@ -91,8 +91,7 @@ class _Webhook:
 
     @functools.cached_property
     def _creates(self) -> list[tuple[frozenset[str], frozenset[str]]]:
-        """(apiGroups, resources) of each rule that admits a create: every object is asked
-        against every webhook (Kueue registers dozens)."""
+        """(apiGroups, resources) of each rule that admits a create."""
         return [
             (frozenset(strings(rule.get("apiGroups"))), frozenset(strings(rule.get("resources"))))
             for rule in self.rules
@@ -107,8 +106,9 @@ class _Webhook:
             for groups, resources in self._creates
         )
 
-    def intercepts(self, obj: K8sObject, namespace_labels: dict[str, dict]) -> bool:
-        """Whether it is called on creating `obj`, asked of webhooks that create() its kind."""
+    def selects(self, obj: K8sObject, namespace_labels: dict[str, dict]) -> bool:
+        """Of a webhook called on creating objects of `obj`'s kind (_creating), whether its
+        selectors take `obj` (and it is not `obj` itself)."""
         if obj is self.config:
             return False
         labels = mapping(mapping(obj.doc.get("metadata")).get("labels"))
@@ -306,7 +306,7 @@ def _argo_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                         f"{obj.name}",
                     )
             for webhook in creating(obj):
-                if not webhook.intercepts(obj, labels):
+                if not webhook.selects(obj, labels):
                     continue
                 at = index_of.get(id(webhook.config))
                 if at is not None and at > index:
@@ -420,7 +420,7 @@ def _flux_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                     "add the Kustomization creating the namespace to dependsOn",
                 )
             for webhook in creating(obj):
-                if not webhook.intercepts(obj, labels):
+                if not webhook.selects(obj, labels):
                     continue
                 config_home = home.get(id(webhook.config))
                 if config_home == key:
