@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from trainops.model import objects
@@ -54,6 +54,34 @@ def test_documents_start_where_the_expression_says(pieces):
     text = "".join(pieces)
     starts = [0] + [m.start() for m in DOCUMENT_START.finditer(text) if m.start() > 0]
     assert objects._document_starts(text) == starts
+
+
+# Lines an origin entry is made of, and lines near enough to one to be mistaken for it.
+_ORIGIN_LINES = [
+    "  annotations:\n",
+    "    config.kubernetes.io/origin: |\n",
+    "      path: a.yaml\n",
+    "      \n",
+    "        deeper\n",
+    "    other: x\n",
+    "  labels: {}\n",
+    "kind: X\n",
+    "\n",
+    " annotations:\n",
+    "    config.kubernetes.io/origin: |",
+    "x",
+]
+
+
+@settings(max_examples=500)
+@given(st.lists(st.sampled_from(_ORIGIN_LINES), max_size=12))
+@example([_ORIGIN_LINES[1], _ORIGIN_LINES[2]])  # an entry at the very start
+@example(["x", _ORIGIN_LINES[0], _ORIGIN_LINES[1], _ORIGIN_LINES[2]])  # its parent mid-line
+def test_origin_entries_are_found_where_the_expression_finds_them(lines):
+    text = "".join(lines)
+    expected = [(m.start(), m.end(), m.groups()) for m in objects._ORIGIN_ENTRY.finditer(text)]
+    found = [(m.start(), m.end(), m.groups()) for m in objects._origin_entries(text)]
+    assert found == expected
 
 
 # Trees as a YAML parser builds them: string keys mostly, and now and then what the quick walk

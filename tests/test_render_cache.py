@@ -9,6 +9,7 @@ import io
 import json
 import marshal
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -135,6 +136,47 @@ def test_the_cache_stays_within_its_bound(private_cache, monkeypatch):
     assert sum(p.stat().st_size for p in kept) <= 2**20
     assert cache.load("bounded", "key-4") == b"x" * 400_000  # the newest stays
     assert cache.load("bounded", "key-0") is None  # the oldest went
+
+
+def _a_new_run() -> None:
+    cache._record_all()  # as the process ends
+    cache._folder_bytes.clear()
+
+
+def test_a_folder_is_listed_only_when_its_count_is_missing_old_or_over_the_bound(
+    private_cache, monkeypatch
+):
+    # Listing a folder of small entries near its bound took a second a run: the count is kept.
+    monkeypatch.setenv("TRAINOPS_CACHE_MAX_MB", "1")
+    listed: list[int] = []
+    real = cache._evict
+    monkeypatch.setattr(cache, "_evict", lambda d, limit: listed.append(1) or real(d, limit))
+    cache.store("counted", "a", b"x" * 1000)
+    assert len(listed) == 1  # no count yet
+    _a_new_run()
+    cache.store("counted", "b", b"x" * 1000)
+    assert len(listed) == 1  # the ledger's count, and what was written since
+    _a_new_run()
+    ledger = private_cache / "counted" / cache._LEDGER
+    total = sum(p.stat().st_size for p in (private_cache / "counted").glob("*.entry"))
+    assert int(ledger.read_text().split()[0]) == total
+    ledger.write_text(f"{total} {time.time() - 2 * cache._RECOUNT_SECONDS}\n")
+    cache.store("counted", "c", b"x" * 1000)
+    assert len(listed) == 2  # an old count is made again
+    cache.store("counted", "d", b"x" * 2**20)
+    assert len(listed) == 3  # over the bound: listed, and the oldest evicted
+    assert cache.load("counted", "a") is None
+
+
+def test_a_ledger_that_cannot_be_read_is_counted_again(private_cache):
+    cache.store("counted", "a", b"x" * 1000)
+    _a_new_run()
+    ledger = private_cache / "counted" / cache._LEDGER
+    ledger.write_text("not a count\n")
+    cache.store("counted", "b", b"x" * 1000)
+    _a_new_run()
+    total = sum(p.stat().st_size for p in (private_cache / "counted").glob("*.entry"))
+    assert int(ledger.read_text().split()[0]) == total
 
 
 def test_a_remote_base_is_read_from_its_checkout_and_its_origin_names_the_remote(
@@ -326,6 +368,40 @@ def test_a_checkout_is_verified_only_where_kustomize_reads_it(mirror, private_ca
     with raw_files.offline_tree(root, mirror, None):
         pass
     assert verified == [commit]  # verified once a run, before the first read of it
+
+
+_PINNED = "https://github.com/kubernetes-sigs/jobset.git//config/default?ref=v0.12.0"
+_UNPINNED = "https://github.com/kubernetes-sigs/jobset.git//config/default"
+
+
+@pytest.mark.parametrize(
+    ("resources", "components", "fetches"),
+    [
+        ([_PINNED], [], False),  # read from its checkout
+        ([_PINNED, _UNPINNED], [], True),  # one left as written, beside a copied tree
+        ([_UNPINNED], [], True),  # nothing copied
+        ([_PINNED], [_UNPINNED], True),  # left in another field
+        (["local"], [], False),
+    ],
+)
+def test_the_tree_kustomize_reads_says_whether_it_still_fetches(
+    mirror, private_cache, tmp_path, resources, components, fetches
+):
+    # Whether the in-process library may render it (it fetches nothing: kustomize.py); said
+    # from the files the copy was made of, not by reading the copy again.
+    from trainops.render import raw_files
+
+    write_tree(
+        tmp_path,
+        {
+            "root/kustomization.yaml": json.dumps(
+                {"resources": resources, "components": components}
+            ),
+            "root/local/kustomization.yaml": "resources: []\n",
+        },
+    )
+    with raw_files.offline_tree(tmp_path / "root", mirror) as (_, paths):
+        assert paths.fetches is fetches
 
 
 def test_a_commit_the_mirror_lacks_is_an_error_naming_it_and_leaves_nothing_behind(

@@ -9,12 +9,15 @@ entries used least recently (a hit refreshes the entry's modification time).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import fcntl
 import functools
 import hashlib
 import os
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 MAX_BYTES_ENV = "TRAINOPS_CACHE_MAX_MB"
@@ -94,12 +97,13 @@ def store(name: str, key: str, payload: bytes) -> None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=target.parent)
+        entry = hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
         with os.fdopen(handle, "wb") as out:
-            out.write(hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+            out.write(entry)
         os.replace(temporary, target)
     except OSError:
         return  # a cache that cannot be written only costs time
-    _bound(target.parent, len(payload))
+    _bound(target.parent, len(entry))
 
 
 def max_bytes() -> int:
@@ -108,11 +112,17 @@ def max_bytes() -> int:
     return megabytes * 2**20
 
 
-# Bytes in each folder as this process last counted them, plus what it wrote since: a folder is
-# listed once per run and again only when it may be over its bound, not once per entry written
-# (a cold run of 200 files would otherwise stat the folder's entries 200 times).
+# Bytes in each folder as last counted, plus what was written since: a folder is listed (a
+# system call per entry: a second a run once a folder of small entries nears its bound) only
+# when it may be over its bound, or when its count is old. The count is kept in the folder's
+# ledger for the next run; each process adds what it wrote, under a lock, every megabyte and
+# when it ends. What a killed process wrote goes uncounted until the count is an hour old.
 _folder_bytes: dict[Path, int] = {}
+_unrecorded: dict[Path, int] = {}
 _folder_lock = threading.Lock()
+_LEDGER = ".trainops-bytes"
+_RECORD_EVERY = 2**20
+_RECOUNT_SECONDS = 3600
 
 
 def _bound(directory: Path, written: int) -> None:
@@ -120,26 +130,75 @@ def _bound(directory: Path, written: int) -> None:
     limit = max_bytes()
     with _folder_lock:
         known = _folder_bytes.get(directory)
+        if known is None:
+            known = _recorded(directory)
         if known is not None and known + written <= limit:
             _folder_bytes[directory] = known + written
+            _unrecorded[directory] = _unrecorded.get(directory, 0) + written
+            if _unrecorded[directory] >= _RECORD_EVERY:
+                _record(directory)
             return
         _folder_bytes[directory] = _evict(directory, limit)
+        _unrecorded[directory] = 0
+        _write_ledger(directory, _folder_bytes[directory], time.time())
+
+
+def _recorded(directory: Path) -> int | None:
+    """The folder's bytes as its ledger has them; None when it has none, or an old count."""
+    try:
+        total, counted = (directory / _LEDGER).read_text().split()
+        if 0 <= time.time() - float(counted) <= _RECOUNT_SECONDS:
+            return int(total)
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _write_ledger(directory: Path, total: int, counted: float) -> None:
+    with contextlib.suppress(OSError):
+        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=directory)
+        with os.fdopen(handle, "w") as out:
+            out.write(f"{total} {counted}\n")
+        os.replace(temporary, directory / _LEDGER)
+
+
+def _record(directory: Path) -> None:
+    """Add what this process wrote to the folder's ledger (called holding _folder_lock)."""
+    added, _unrecorded[directory] = _unrecorded.get(directory, 0), 0
+    if not added:
+        return
+    with contextlib.suppress(OSError, ValueError), open(directory / _LEDGER, "r+") as ledger:
+        fcntl.flock(ledger, fcntl.LOCK_EX)  # released when the file closes
+        total, counted = ledger.read().split()
+        ledger.seek(0)
+        ledger.truncate()
+        ledger.write(f"{int(total) + added} {counted}\n")
+
+
+@atexit.register
+def _record_all() -> None:
+    with _folder_lock:
+        for directory in list(_unrecorded):
+            _record(directory)
 
 
 def _evict(directory: Path, limit: int) -> int:
     """Evict the least recently used entries beyond `limit` bytes; the bytes left."""
     entries = []
-    for path in directory.glob(f"*{_SUFFIX}"):
-        try:
-            stat = path.stat()
-        except OSError:
-            continue
-        entries.append((stat.st_mtime, stat.st_size, path))
+    try:
+        with os.scandir(directory) as listing:
+            for entry in listing:
+                if entry.name.endswith(_SUFFIX):
+                    with contextlib.suppress(OSError):
+                        status = entry.stat(follow_symlinks=False)
+                        entries.append((status.st_mtime, status.st_size, entry.path))
+    except OSError:
+        return 0
     total = sum(size for _, size, _ in entries)
     for _, size, path in sorted(entries):
         if total <= limit:
             break
         with contextlib.suppress(OSError):
-            path.unlink()
+            os.unlink(path)
             total -= size
     return total

@@ -82,6 +82,7 @@ class PathMap:
 
     replacements: tuple[tuple[str, str], ...] = ()  # (temporary path, real path or URL), in order
     remote_trees: tuple[tuple[str, str, str], ...] = ()  # (checked-out folder, repo URL, ref)
+    fetches: bool = False  # a remote entry is left for kustomize to fetch
 
     def restore(self, text: str) -> str:
         for temporary, real in self.replacements:
@@ -153,7 +154,7 @@ def offline_tree(
     files = raw_files(root) if mirror_dir is not None else []
     bases = _remote_bases(root, mirror_dir, composition) if mirror_dir is not None else []
     if not files and not bases:
-        yield root, PathMap()
+        yield root, PathMap(fetches=_fetches(kustomization.reachable(root)))
         return
     assert mirror_dir is not None
     folders = kustomization.reachable(root)
@@ -168,6 +169,7 @@ def offline_tree(
                 ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__"),
             )
         replacements: list[tuple[str, str]] = []
+        rewritten: set[Path] = set()
         for folder, raw in files:
             try:
                 content = mirror.mirror_file(mirror_dir, raw.repo, raw.ref, raw.path)
@@ -180,8 +182,9 @@ def offline_tree(
             (copied / _LOCAL_FOLDER).mkdir(exist_ok=True)
             (copied / _LOCAL_FOLDER / raw.local_name).write_bytes(content)
             _localize(copied, raw.url, f"{_LOCAL_FOLDER}/{raw.local_name}")
+            rewritten.add(folder)
             replacements.append((str(copied / _LOCAL_FOLDER / raw.local_name), raw.url))
-        trees = []
+        trees, base_folders = [], []
         for folder, base, commit, checkout in bases:
             copied = copy_top / folder.relative_to(top)
             read = (
@@ -192,6 +195,25 @@ def offline_tree(
             if read == checkout:  # verified, if it was not (kustomize reads it)
                 remote_bases.tree(mirror_dir, base.owner_repo, commit)
             _localize(copied, base.entry, os.path.relpath(read / base.path, copied))
+            rewritten.add(folder)
+            # The checkout's kustomizations, which its stubbed copy shares (crd_stubs stubs
+            # only files of CRDs) and outside() has just read.
+            base_folders.append(checkout / base.path)
             trees.append((str(read), base.repo_url, base.ref))
         replacements.append((str(copy_top), str(top)))
-        yield copy_top / root.resolve().relative_to(top), PathMap(tuple(replacements), tuple(trees))
+        # What the copy reads, without walking it (every file in it is new, so read anew): the
+        # folders it copied as they were, those it rewrote, and the bases those now name.
+        listed = [
+            copy_top / folder.relative_to(top) if folder in rewritten else folder
+            for folder in folders
+        ]
+        listed += [included for base in base_folders for included in kustomization.reachable(base)]
+        yield (
+            copy_top / root.resolve().relative_to(top),
+            PathMap(tuple(replacements), tuple(trees), _fetches(listed)),
+        )
+
+
+def _fetches(folders: list[Path]) -> bool:
+    """Whether a kustomization of `folders` lists a remote entry (kustomize fetches it)."""
+    return any(kustomization.remote_entries(folder) for folder in folders)

@@ -231,14 +231,10 @@ class Renderer:
         """No render follows soon: let the backend give back what it holds."""
         self.kustomize.release()
 
-    def _backend_for(self, target: Path) -> Kustomize | InProcessKustomize:
+    def _backend_for(self, fetches: bool) -> Kustomize | InProcessKustomize:
         """The in-process library renders only trees with nothing left to fetch (see kustomize)."""
         backend = self.kustomize
-        if not isinstance(backend, InProcessKustomize):
-            return backend
-        if backend.fallback is not None and any(
-            kustomization.remote_entries(folder) for folder in kustomization.reachable(target)
-        ):
+        if isinstance(backend, InProcessKustomize) and fetches and backend.fallback is not None:
             return backend.fallback
         return backend
 
@@ -328,8 +324,7 @@ class Renderer:
         def full_build(folder: Path) -> str | None:
             if any(kustomization.remote_entries(f) for f in kustomization.reachable(folder)):
                 return None  # a base with remotes of its own is read whole
-            backend = self._backend_for(folder)
-            done = backend.build(folder, env if env is not None else self.environment())
+            done = self.kustomize.build(folder, env if env is not None else self.environment())
             return done.stdout if done.returncode == 0 else None
 
         return crd_stubs.Composition(full_build, identity, values_only)
@@ -346,7 +341,7 @@ class Renderer:
                 raw_files.offline_tree(directory, self.mirror, composition) as (target, paths),
                 tempfile.TemporaryDirectory(prefix="trainops-origin-") as scratch,
             ):
-                backend = self._backend_for(target)
+                backend = self._backend_for(paths.fetches)
                 if origins:
                     # kustomize records origins only when the built kustomization asks for
                     # them; a wrapper asks without touching the user's files.
