@@ -63,9 +63,11 @@ def tree(tmp_path, monkeypatch, mirror) -> Path:
 
 
 def _placed(renderer: Renderer, root: Path) -> tuple[dict, object]:
-    """Each object's identity: (file, line) as validate places it; and the render's origins."""
+    """Each object's identity: (file, line) as validate places it (from the render's own parse
+    when it hands one over, as validate reads it); and the render's origins."""
     output = renderer.render(root)
-    parsed = objects.parse_stream(output.text, "render", lines=False)
+    assert (output.parsed is not None) == (output.origins.kept is not None and not output.cached)
+    parsed = output.parsed or objects.parse_stream(output.text, "render", lines=False)
     placed = {}
     for obj in parsed.objects:
         _locate(obj, output.origins)

@@ -242,7 +242,12 @@ def _load_root(
         return rendered
     if progress is not None:
         progress.loaded(output.cached)
-    parsed = objects.parse_stream(output.text, root.name, lines=False)
+    parsed = output.parsed
+    if parsed is None:
+        parsed = objects.parse_stream(output.text, root.name, lines=False)
+    else:
+        for obj in parsed.objects:
+            obj.file = root.name
     for obj in parsed.objects:
         _locate(obj, output.origins)
     parsed.malformed[:] = [_source_of(problem, output.origins) for problem in parsed.malformed]

@@ -85,6 +85,9 @@ class Output:
     text: str
     origins: Origins
     cached: bool  # read from the render cache, not rendered
+    # The text's objects, when rendering parsed it already (to find that the kept origins hold)
+    # and nothing has read them since; their file is the placeholder "render".
+    parsed: objects.Parsed | None = None
 
 
 @dataclass(frozen=True)
@@ -160,14 +163,14 @@ class Renderer:
                 found = Origins(hit.wrapper, hit.paths, hit.moved, hit.kept, str(directory))
                 return Output(hit.text, found, cached=True)
             self.kustomize.warm()
-            text, found, note = (
+            text, found, note, parsed = (
                 self._with_kept_origins(directory, env, values_only)
                 if origins
-                else self._run(directory, env, False, values_only)[:3]
+                else (*self._run(directory, env, False, values_only)[:3], None)
             )
             render_cache.store(key, text, found.wrapper, found.paths, note, found.kept)
         self._say(note)
-        return Output(text, found, cached=False)
+        return Output(text, found, cached=False, parsed=parsed)
 
     def render_order(self, directories: list[Path]) -> list[int]:
         """The indices of `directories` in the order to render them, a few at a time: each
@@ -240,34 +243,33 @@ class Renderer:
 
     def _with_kept_origins(
         self, directory: Path, env: dict[str, str] | None, values_only: bool
-    ) -> tuple[str, Origins, str | None]:
+    ) -> tuple[str, Origins, str | None, objects.Parsed | None]:
         """_run() with origins: without kustomize's annotations when the last build of the same
         skeleton left its objects' origins and this build has exactly those objects (by
-        identity); else with them, keeping them for the next. Only roots with remote bases keep
-        them: the annotations cost little on local files alone, less than keeping them."""
+        identity; then with the render's parse, which found that out); else with them, keeping
+        them for the next. Only roots with remote bases keep them: the annotations cost little
+        on local files alone, less than keeping them."""
         if not any(
             kustomization.remote_entries(folder) for folder in kustomization.reachable(directory)
         ):
-            return self._run(directory, env, True, values_only)[:3]
+            return *self._run(directory, env, True, values_only)[:3], None
         skeleton = render_cache.skeleton_key(
             self.kustomize, self.mirror, directory, "values" if values_only else ""
         )
         kept = render_cache.load_kept(skeleton) if skeleton is not None else None
         if kept is not None:
-            text, found, note, printed = self._run(directory, env, False, values_only)
-            identities = _identities(printed)
-            if (
-                identities is not None
-                and set(identities) == set(kept)
-                and not any(origin for origin in identities.values())
-            ):
-                return text, replace(found, kept=kept, root=str(directory)), note
+            text, found, note, _ = self._run(directory, env, False, values_only)
+            # The render itself, not what kustomize printed (the same objects, with the remote
+            # CRDs' versions spliced in): the run reads its objects next, from this parse.
+            parsed = objects.parse_stream(text, "render", lines=False)
+            if _exactly(parsed, kept):
+                return text, replace(found, kept=kept, root=str(directory)), note, parsed
         text, found, note, printed = self._run(directory, env, True, values_only)
         if skeleton is not None:
             resolved = _resolved_origins(printed, found, directory)
             if resolved is not None:
                 render_cache.store_kept(skeleton, resolved)
-        return text, found, note
+        return text, found, note, None
 
     def _run(
         self, directory: Path, env: dict[str, str] | None, origins: bool, values_only: bool
@@ -371,6 +373,23 @@ def _identities(text: str) -> dict[render_cache.Identity, dict | None] | None:
         for obj in parsed.objects
     }
     return found if len(found) == len(parsed.objects) else None
+
+
+def _exactly(
+    parsed: objects.Parsed, kept: dict[render_cache.Identity, render_cache.KeptOrigin]
+) -> bool:
+    """Whether a render's parse holds exactly the objects origins were kept for, each once,
+    none with an origin of its own and none malformed (its problem would need its origin)."""
+    if parsed.syntax_errors or parsed.malformed:
+        return False
+    found = set()
+    for obj in parsed.objects:
+        metadata = obj.doc.get("metadata")
+        annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
+        if isinstance(annotations, dict) and objects.ORIGIN_ANNOTATION in annotations:
+            return False
+        found.add((obj.api_version, obj.kind, obj.namespace or "", obj.name))
+    return len(found) == len(parsed.objects) and found == set(kept)
 
 
 def _resolved_origins(
