@@ -84,6 +84,58 @@ def test_origin_entries_are_found_where_the_expression_finds_them(lines):
     assert found == expected
 
 
+_ANNOTATIONS = st.one_of(
+    st.none(),
+    st.sampled_from(["", "text", 0, []]),
+    st.dictionaries(
+        st.sampled_from([objects.ORIGIN_ANNOTATION, "a", "b"]),
+        st.sampled_from(["path: x.yaml\n", "v"]),
+        max_size=2,
+    ),
+)
+_METADATA = st.one_of(
+    st.none(),
+    st.sampled_from(["", "text", [], {}]),
+    st.builds(lambda a: {"name": "x", "annotations": a}, _ANNOTATIONS),
+)
+
+
+@given(st.one_of(st.just({}), st.builds(lambda m: {"kind": "X", "metadata": m}, _METADATA)))
+def test_a_document_is_left_alone_exactly_when_taking_its_origin_changes_nothing(doc):
+    # Documents that taking an origin leaves as they are may be shared by the objects of every
+    # root that reads the same text (kept_unit).
+    taken = copy.deepcopy(doc)
+    objects.take_origin(taken)
+    assert objects._left_alone(doc) == (taken == doc)
+
+
+def test_a_unit_read_again_in_a_run_shares_documents_only_when_nothing_is_taken_from_them(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path))
+    objects.forget_parsed()
+    plain = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: {k: v}\n"
+    annotated = plain.replace(
+        "  name: a\n",
+        f"  name: a\n  annotations:\n    {objects.ORIGIN_ANNOTATION}: |\n      path: a.yaml\n",
+    )
+    firsts = []
+    for text, shared in ((plain, True), (annotated, False)):
+        key = objects.unit_key([text], False)
+        [first] = objects.kept_unit([text], ["one"], key, False)
+        firsts.append(first)
+        [again] = objects.kept_unit([text], ["two"], key, False)
+        assert (again.objects[0].doc is first.objects[0].doc) is shared
+        assert again.objects[0].file == "two" and again.objects[0].source == first.objects[0].source
+        # Each object of an annotated text has its own origin to take.
+        assert [objects.take_origin(p.objects[0].doc) for p in (first, again)] == (
+            [None, None] if shared else [{"path": "a.yaml"}] * 2
+        )
+    objects.forget_parsed()
+    [after] = objects.kept_unit([plain], ["three"], objects.unit_key([plain], False), False)
+    assert after.objects[0].doc is not firsts[0].objects[0].doc  # a new run reads its own
+
+
 # Trees as a YAML parser builds them: string keys mostly, and now and then what the quick walk
 # leaves to the exact one (a number, boolean or null key, a value JSON has no type for, depth).
 _SCALARS = st.one_of(st.text(max_size=3), st.integers(), st.floats(), st.booleans(), st.none())

@@ -19,6 +19,7 @@ from trainops.check.validate import Progress
 from trainops.model import cache, objects
 from trainops.model.errors import CannotRun
 from trainops.model.objects import parse_stream
+from trainops.render import mirror as mirror_module
 from trainops.render import remote_bases, render_cache
 from trainops.render.kustomize import find_kustomize
 from trainops.render.renderer import Renderer
@@ -402,6 +403,33 @@ def test_the_tree_kustomize_reads_says_whether_it_still_fetches(
     )
     with raw_files.offline_tree(tmp_path / "root", mirror) as (_, paths):
         assert paths.fetches is fetches
+
+
+def test_a_ref_resolved_once_is_kept_until_what_git_reads_for_it_changes(
+    mirror, private_cache, monkeypatch
+):
+    asked: list[str] = []
+    real = remote_bases._git
+    monkeypatch.setattr(
+        remote_bases, "_git", lambda argv, **kw: asked.append(argv[-1]) or real(argv, **kw)
+    )
+
+    def resolve() -> str | None:
+        remote_bases._commits.clear()  # a new run
+        return remote_bases.commit_of(mirror, "kubernetes-sigs/jobset", "v0.12.0")
+
+    commit = resolve()
+    assert commit is not None and asked == ["v0.12.0^{commit}"]
+    assert resolve() == commit and len(asked) == 1  # from the cache: no git process
+    shadow = mirror_module.shadow_mirror(mirror) / "github.com" / "kubernetes-sigs" / "jobset.git"
+    loose = shadow / "refs" / "tags" / "v0.12.0"
+    loose.parent.mkdir(parents=True)
+    loose.write_text("0" * 40 + "\n")  # git reads a loose ref before the packed one
+    assert resolve() is None and len(asked) == 2
+    assert resolve() is None and len(asked) == 3  # never kept while a loose ref is there
+    loose.unlink()
+    loose.parent.rmdir()
+    assert resolve() == commit and len(asked) == 3
 
 
 def test_a_commit_the_mirror_lacks_is_an_error_naming_it_and_leaves_nothing_behind(

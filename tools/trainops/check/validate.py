@@ -26,7 +26,7 @@ from trainops.model.objects import K8sObject, Parsed, Problem
 from trainops.model.parse_files import Prechecks, Reading, parse_files
 from trainops.model.paths import display
 from trainops.model.rendered import Cluster, Rendered
-from trainops.render import kustomization
+from trainops.render import kustomization, render_cache
 from trainops.render.renderer import Origins, Renderer, RenderFailure
 from trainops.rules import RULES, api_validation
 from trainops.rules.schema import withhold_ill_shaped
@@ -723,6 +723,7 @@ def validate(
 ) -> Outcome:
     started = time.perf_counter()
     objects.forget_parsed()
+    render_cache.forget()
     crd_roots = [Root(p) for p in (config.crd_root_paths() if config else [])]
     # A CRD root a checked root includes (operators/kueue, in every environment's operators
     # layer) is not rendered again: its CRDs are in that render. The others render alongside the

@@ -632,14 +632,51 @@ def unit_key(texts: list[str], lines: bool = True) -> str:
     return cache.key_of(PARSED_FOLDER, _PARSER, _FORMAT, "files" if lines else "rendered", *texts)
 
 
+# Units this run has read, by key, for the rest of it: an operator layer's CRDs are in the renders
+# of five roots (an edit renders three of them again), each restoring them anew, a tenth of a
+# second a run. A unit read again gives objects of its own that share the first's documents.
+# Only documents the run leaves as they are go here: nothing is taken from one (take_origin has
+# nothing to take or remove); what the run does to others (decoding's defaults) it does alike to
+# each, whoever reads them first.
+_units: dict[tuple[str, str], list[tuple[list, list, list]]] = {}  # by cache folder and key
+_units_lock = threading.Lock()
+
+
 def kept_unit(texts: list[str], files: list[str], key: str, lines: bool = True) -> list[Parsed]:
     """The parses of `texts` (named `files`), read back from the cache under `key` or parsed
     and kept there. Their objects are stamped with the key (K8sObject.source)."""
-    restored = restore_unit(cache.load(PARSED_FOLDER, key), files, key)
-    if restored is not None:
-        return restored
-    parsed, _ = parse_unit(texts, files, key, lines)
+    unit = (str(cache.cache_root()), key)
+    with _units_lock:
+        known = _units.get(unit)
+    if known is not None and len(known) == len(files):
+        rebuilt = _rebuilt(known, files)
+        return [_stamped(one, key, first) for one, first in zip(rebuilt, _firsts(rebuilt))]
+    parsed = restore_unit(cache.load(PARSED_FOLDER, key), files, key)
+    if parsed is None:
+        parsed, _ = parse_unit(texts, files, key, lines)
+    if all(_left_alone(obj.doc) for one in parsed for obj in one.objects):
+        kept = [
+            (
+                [(obj.doc, obj.line, obj.nulls) for obj in one.objects],
+                [(p.line, p.message) for p in one.syntax_errors],
+                [(p.line, p.message) for p in one.malformed],
+            )
+            for one in parsed
+        ]
+        with _units_lock:
+            _units[unit] = kept
     return parsed
+
+
+def _rebuilt(kept: list[tuple[list, list, list]], files: list[str]) -> list[Parsed]:
+    return [
+        Parsed(
+            [K8sObject(doc, file, line, nulls) for doc, line, nulls in kept_objects],
+            [Problem(file, line, message) for line, message in kept_syntax_errors],
+            [Problem(file, line, message) for line, message in kept_malformed],
+        )
+        for file, (kept_objects, kept_syntax_errors, kept_malformed) in zip(files, kept)
+    ]
 
 
 def parse_unit(
@@ -821,14 +858,7 @@ def _from_payload(payload: bytes, files: list[str]) -> list[Parsed] | None:
         kept = marshal.loads(payload)
         if len(kept) != len(files):
             return None
-        parsed = [
-            Parsed(
-                [K8sObject(doc, file, line, nulls) for doc, line, nulls in kept_objects],
-                [Problem(file, line, message) for line, message in kept_syntax_errors],
-                [Problem(file, line, message) for line, message in kept_malformed],
-            )
-            for file, (kept_objects, kept_syntax_errors, kept_malformed) in zip(files, kept)
-        ]
+        parsed = _rebuilt(kept, files)
     except (ValueError, EOFError, TypeError):
         return None
     # Every object passed the parse's walk before it was kept; what is checked again here (the
@@ -1013,6 +1043,19 @@ def _first_content_line(chunk: str, first_line: int) -> int:
 ORIGIN_ANNOTATION = "config.kubernetes.io/origin"
 
 
+def _left_alone(doc: dict) -> bool:
+    """Whether take_origin() leaves `doc` as it is (it has no origin, nor annotations that
+    taking one would remove): what it tests, in the same order."""
+    metadata = doc.get("metadata") or {}
+    if not isinstance(metadata, dict) or not isinstance(
+        annotations := metadata.get("annotations") or {}, dict
+    ):
+        return True
+    return ORIGIN_ANNOTATION not in annotations and (
+        "annotations" not in metadata or bool(annotations)
+    )
+
+
 def take_origin(doc: dict) -> dict | None:
     """Remove kustomize's origin annotation from an object and return it, parsed (None when
     there is none, or the object is too malformed to hold one)."""
@@ -1129,6 +1172,8 @@ def forget_parsed() -> None:
         _parsed.clear()
         _lines.clear()
         _KEYS.clear()
+    with _units_lock:
+        _units.clear()
 
 
 def source_line(path: str, kind: str, name: str) -> int | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -110,14 +111,41 @@ def commit_of(mirror_dir: Path, owner_repo: str, ref: str) -> str | None:
     repository = mirror.shadow_mirror(mirror_dir) / "github.com" / f"{owner_repo}.git"
     commit = None
     if _plain_repository(owner_repo) and repository.is_dir() and not ref.startswith("-"):
-        done = _git(
-            ["--git-dir", str(repository), "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
-            text=True,
-        )
-        commit = done.stdout.strip() if done.returncode == 0 else None
+        refs = _refs(repository)
+        kept_under = cache.key_of(_COMMITS_FOLDER, owner_repo, ref, *refs) if refs else None
+        kept = cache.load(_COMMITS_FOLDER, kept_under) if kept_under else None
+        if kept is not None and _COMMIT.fullmatch(kept):
+            commit = kept.decode()
+        else:
+            done = _git(
+                [
+                    *("--git-dir", str(repository), "rev-parse", "--verify", "--quiet"),
+                    f"{ref}^{{commit}}",
+                ],
+                text=True,
+            )
+            commit = done.stdout.strip() if done.returncode == 0 else None
+            if kept_under and commit and _COMMIT.fullmatch(commit.encode()):
+                cache.store(_COMMITS_FOLDER, kept_under, commit.encode())
     with _lock:
         _commits[key] = commit
     return commit
+
+
+# The commit a ref names, kept by everything git reads to resolve it in a shadow repository: its
+# HEAD, config and packed refs (mirror.py copies them; it writes no loose ref). Resolving it
+# costs a git process per remote base, every run. A shadow holding a loose ref is asked each run.
+_COMMITS_FOLDER = "commits-v1"
+_COMMIT = re.compile(rb"[0-9a-f]{40}")
+
+
+def _refs(repository: Path) -> list[bytes] | None:
+    try:
+        if any((repository / "refs").iterdir()):
+            return None
+        return [(repository / name).read_bytes() for name in ("HEAD", "config", "packed-refs")]
+    except OSError:
+        return None
 
 
 def tree(mirror_dir: Path, owner_repo: str, commit: str, verify: bool = True) -> Path:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from trainops.model import cache, processes
+from trainops.model import cache, objects, processes
 from trainops.model.errors import CannotRun
 from trainops.render import crd_stubs, kustomization, raw_files, remote_bases
 
@@ -67,31 +67,15 @@ def inputs(directory: Path, mirror_dir: Path | None, skeleton: bool = False) -> 
     folders = kustomization.reachable(directory)
     patches = kustomization.patch_only_files(folders) if skeleton else set()
     for folder in folders:
-        try:
-            real = folder.resolve()
-            files.update(
-                path.resolve() if path.is_symlink() else real / path.name
-                for path in folder.iterdir()
-                if path.is_file()
-            )
-        except OSError:
+        read = _folder_reads(folder)
+        if read is None:
             return None
-        for value in kustomization.strings_in(kustomization.read_kustomization(folder)):
-            if kustomization.is_remote(value):
-                commit = _remote_commit(value, mirror_dir)
-                if commit is None:
-                    return None
-                parts.append(f"remote {value} {commit}")
-                continue
-            for candidate in {value, value.partition("=")[2]}:
-                if (
-                    candidate
-                    and "\n" not in candidate
-                    and len(candidate) < kustomization.MAX_REFERENCE
-                ):
-                    path = folder / candidate
-                    if path.is_file():
-                        files.add(path.resolve())
+        files.update(read[0])
+        for value in read[1]:
+            commit = _remote_commit(value, mirror_dir)
+            if commit is None:
+                return None
+            parts.append(f"remote {value} {commit}")
     root = directory.resolve()
     for name, path in sorted((os.path.relpath(path, root), path) for path in files):
         if path in patches:
@@ -102,6 +86,58 @@ def inputs(directory: Path, mirror_dir: Path | None, skeleton: bool = False) -> 
             return None
         parts.append(f"file {name} {digest}")
     return Inputs(root, parts)
+
+
+# What each folder's kustomization reads, for the rest of the run (forget() at its start): every
+# environment's roots read the operators' and platform's folders, and finding a folder's files
+# costs a system call for each entry and each string of its kustomization.
+_reads: dict[tuple[Path, tuple[int, int, int] | None, int], tuple[frozenset[Path], tuple[str, ...]]]
+_reads = {}
+
+
+def forget() -> None:
+    """Drop what this run found of folders (the next reads them anew)."""
+    _reads.clear()
+
+
+def _folder_reads(folder: Path) -> tuple[frozenset[Path], tuple[str, ...]] | None:
+    """(the local files the kustomization in `folder` may read, the remote entries it names);
+    None when the folder cannot be listed. Kept by the folder's and its kustomization's
+    identity: a file added, removed or edited there is found."""
+    try:
+        listed = folder.stat().st_mtime_ns
+    except OSError:
+        return None
+    found = kustomization.kustomization_file(folder)
+    identity = objects.file_identity(found) if found is not None else None
+    key = (folder, identity, listed)
+    known = _reads.get(key)
+    if known is not None:
+        return known
+    files: set[Path] = set()
+    remotes: list[str] = []
+    try:
+        real = folder.resolve()
+        files.update(
+            path.resolve() if path.is_symlink() else real / path.name
+            for path in folder.iterdir()
+            if path.is_file()
+        )
+    except OSError:
+        return None
+    for value in kustomization.strings_in(kustomization.read_kustomization(folder)):
+        if kustomization.is_remote(value):
+            remotes.append(value)
+            continue
+        for candidate in {value, value.partition("=")[2]}:
+            if candidate and "\n" not in candidate and len(candidate) < kustomization.MAX_REFERENCE:
+                path = folder / candidate
+                if path.is_file():
+                    files.add(path.resolve())
+    if len(_reads) > 4096:
+        _reads.clear()
+    _reads[key] = known = (frozenset(files), tuple(remotes))
+    return known
 
 
 # Each file's digest by its identity: a run computes the keys of every root, and the operators'
