@@ -180,6 +180,37 @@ def test_a_ledger_that_cannot_be_read_is_counted_again(private_cache):
     assert int(ledger.read_text().split()[0]) == total
 
 
+def test_the_package_digest_is_kept_by_its_files_identities_and_follows_an_edit(
+    private_cache, tmp_path, monkeypatch
+):
+    package = write_tree(tmp_path / "pkg", {"model/cache.py": "a = 1\n", "rules/x.py": "b = 2\n"})
+    monkeypatch.setattr(cache, "__file__", str(package / "model" / "cache.py"))
+
+    def digest() -> str:
+        cache.package_digest.cache_clear()  # a new run
+        return cache.package_digest()
+
+    first = digest()
+    read = Path.read_bytes
+
+    def source_unread(path: Path) -> bytes:
+        if package in path.parents:
+            pytest.fail(f"{path} read again")
+        return read(path)
+
+    monkeypatch.setattr(Path, "read_bytes", source_unread)
+    assert digest() == first  # the same identities: kept, nothing read
+    monkeypatch.undo()
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(private_cache))
+    monkeypatch.setattr(cache, "__file__", str(package / "model" / "cache.py"))
+    (package / "rules" / "x.py").write_text("b = 3\n")
+    edited = digest()
+    assert edited != first
+    shutil.rmtree(private_cache)
+    assert digest() == edited  # what reading every file gives
+    cache.package_digest.cache_clear()
+
+
 def test_a_remote_base_is_read_from_its_checkout_and_its_origin_names_the_remote(
     mirror, private_cache
 ):

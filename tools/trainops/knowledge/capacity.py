@@ -168,8 +168,12 @@ def _nodes(profile: Profile) -> list[Node]:
 
 
 def _place(nodes: list[Node], spec: dict, requests: dict[str, float]) -> Node | None:
+    selects: dict[int, bool] = {}  # by pool: its nodes are alike but for what is free on them
     for node in nodes:
-        if _selects(spec, node.pool) and _fits(node.free, requests):
+        pool = id(node.pool)
+        if pool not in selects:
+            selects[pool] = _selects(spec, node.pool)
+        if selects[pool] and _fits(node.free, requests):
             for name, amount in requests.items():
                 node.free[name] = node.free.get(name, 0.0) - amount
             return node
