@@ -158,7 +158,7 @@ def test_a_folder_is_listed_only_when_its_count_is_missing_old_or_over_the_bound
     cache.store("counted", "b", b"x" * 1000)
     assert len(listed) == 1  # the ledger's count, and what was written since
     _a_new_run()
-    ledger = private_cache / "counted" / cache._LEDGER
+    ledger = cache._ledger(private_cache / "counted")
     total = sum(p.stat().st_size for p in (private_cache / "counted").glob("*.entry"))
     assert int(ledger.read_text().split()[0]) == total
     ledger.write_text(f"{total} {time.time() - 2 * cache._RECOUNT_SECONDS}\n")
@@ -172,7 +172,7 @@ def test_a_folder_is_listed_only_when_its_count_is_missing_old_or_over_the_bound
 def test_a_ledger_that_cannot_be_read_is_counted_again(private_cache):
     cache.store("counted", "a", b"x" * 1000)
     _a_new_run()
-    ledger = private_cache / "counted" / cache._LEDGER
+    ledger = cache._ledger(private_cache / "counted")
     ledger.write_text("not a count\n")
     cache.store("counted", "b", b"x" * 1000)
     _a_new_run()

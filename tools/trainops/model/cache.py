@@ -138,11 +138,11 @@ def max_bytes() -> int:
 # system call per entry: a second a run once a folder of small entries nears its bound) only
 # when it may be over its bound, or when its count is old. The count is kept in the folder's
 # ledger for the next run; each process adds what it wrote, under a lock, every megabyte and
-# when it ends. What a killed process wrote goes uncounted until the count is an hour old.
+# when it ends. What a killed process wrote goes uncounted until the count is an hour old. The
+# ledger lies beside the folder (`.<folder>.bytes`), which holds entries alone.
 _folder_bytes: dict[Path, int] = {}
 _unrecorded: dict[Path, int] = {}
 _folder_lock = threading.Lock()
-_LEDGER = ".trainops-bytes"
 _RECORD_EVERY = 2**20
 _RECOUNT_SECONDS = 3600
 
@@ -165,10 +165,14 @@ def _bound(directory: Path, written: int) -> None:
         _write_ledger(directory, _folder_bytes[directory], time.time())
 
 
+def _ledger(directory: Path) -> Path:
+    return directory.with_name(f".{directory.name}.bytes")
+
+
 def _recorded(directory: Path) -> int | None:
     """The folder's bytes as its ledger has them; None when it has none, or an old count."""
     try:
-        total, counted = (directory / _LEDGER).read_text().split()
+        total, counted = _ledger(directory).read_text().split()
         if 0 <= time.time() - float(counted) <= _RECOUNT_SECONDS:
             return int(total)
     except (OSError, ValueError):
@@ -178,10 +182,10 @@ def _recorded(directory: Path) -> int | None:
 
 def _write_ledger(directory: Path, total: int, counted: float) -> None:
     with contextlib.suppress(OSError):
-        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=directory)
+        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=directory.parent)
         with os.fdopen(handle, "w") as out:
             out.write(f"{total} {counted}\n")
-        os.replace(temporary, directory / _LEDGER)
+        os.replace(temporary, _ledger(directory))
 
 
 def _record(directory: Path) -> None:
@@ -189,7 +193,7 @@ def _record(directory: Path) -> None:
     added, _unrecorded[directory] = _unrecorded.get(directory, 0), 0
     if not added:
         return
-    with contextlib.suppress(OSError, ValueError), open(directory / _LEDGER, "r+") as ledger:
+    with contextlib.suppress(OSError, ValueError), open(_ledger(directory), "r+") as ledger:
         fcntl.flock(ledger, fcntl.LOCK_EX)  # released when the file closes
         total, counted = ledger.read().split()
         ledger.seek(0)

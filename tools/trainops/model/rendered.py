@@ -83,5 +83,5 @@ def _roots_by_path(cluster: Cluster) -> dict[Path, Rendered]:
     found: dict[Path, Rendered] = {}
     for rendered in cluster.everything:
         if rendered.path is not None:
-            found.setdefault(rendered.path.resolve(), rendered)
+            found.setdefault(_resolved(rendered.path, "."), rendered)  # asked by each cluster
     return found
