@@ -140,7 +140,7 @@ def test_the_cache_stays_within_its_bound(private_cache, monkeypatch):
 
 
 def _a_new_run() -> None:
-    cache._record_all()  # as the process ends
+    cache.record_ledgers()  # as the process ends
     cache._folder_bytes.clear()
 
 
@@ -167,6 +167,23 @@ def test_a_folder_is_listed_only_when_its_count_is_missing_old_or_over_the_bound
     cache.store("counted", "d", b"x" * 2**20)
     assert len(listed) == 3  # over the bound: listed, and the oldest evicted
     assert cache.load("counted", "a") is None
+
+
+def test_a_run_leaves_each_folder_it_wrote_to_counted(tmp_path, two_roots):
+    # The CLI ends without exit handlers (cli.run): what it wrote is recorded before it ends.
+    cached = tmp_path / "cache"
+    done = run_trainops(
+        "validate",
+        str(two_roots / "a"),
+        str(two_roots / "b"),
+        env={"TRAINOPS_CACHE_DIR": str(cached)},
+    )
+    assert done.returncode == 0, done.stderr
+    folders = [f for f in cached.iterdir() if f.is_dir() and list(f.glob("*.entry"))]
+    assert folders
+    for folder in folders:
+        total = sum(p.stat().st_size for p in folder.glob("*.entry"))
+        assert int(cache._ledger(folder).read_text().split()[0]) == total, folder.name
 
 
 def test_a_ledger_that_cannot_be_read_is_counted_again(private_cache):

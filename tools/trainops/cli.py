@@ -25,7 +25,7 @@ from trainops.commands import (
     verify,
     version,
 )
-from trainops.model import processes
+from trainops.model import cache, processes
 from trainops.model.errors import CannotRun
 from trainops.report.visible import visible
 
@@ -132,6 +132,7 @@ def run() -> None:
     object of the run one by one (a third of a second after a large run) and nothing needs it:
     output is flushed here, and files and cache entries were written as the run went."""
     code = main()
+    cache.record_ledgers()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()

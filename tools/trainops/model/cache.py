@@ -202,7 +202,9 @@ def _record(directory: Path) -> None:
 
 
 @atexit.register
-def _record_all() -> None:
+def record_ledgers() -> None:
+    """Add what this process wrote to each folder's ledger: at its exit (called by a process
+    that ends without running exit handlers, before it ends)."""
     with _folder_lock:
         for directory in list(_unrecorded):
             _record(directory)
