@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+import yaml_rs
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -453,3 +454,22 @@ def test_kept_values_of_another_shape_are_none(tmp_path, monkeypatch, written):
     assert slot in stubbed.slots and json.loads(versions) == [{"name": "v1", "served": True}]
     stubbed.values_file.write_bytes(written)
     assert stubbed.values() == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("versions:\n- name: v1\n  served: true\n", True),
+        ("versions:\n- name: v1\n  minimum: 1.5\n  multipleOf: 0.01\n", True),
+        ("versions:\n- name: v1\n  default: .nan\n", False),  # orjson would write null
+        ("versions:\n- name: v1\n  maximum: -.inf\n", False),
+        ("versions:\n- name: v1\n  1: numbered\n", False),  # a key that is no string
+        ("versions:\n- name: v1\n  maximum: 123456789012345678901234567890\n", False),
+    ],
+)
+def test_versions_are_written_as_json_only_where_it_reads_back_as_they_are(text, written):
+    versions = yaml_rs.loads(text, parse_datetime=False)["versions"]
+    line = crd_stubs._as_json(versions, text)
+    assert (line is not None) is written
+    if line is not None:
+        assert "\n" not in line and json.loads(line) == versions

@@ -188,8 +188,9 @@ def _declared_traits(cluster: Cluster, image: str) -> ImageTraits | None:
     last = path.rsplit("/", 1)[-1]
     if ":" in last:
         path = path[: len(path) - len(last)] + last.split(":", 1)[0]
+    normalized = PurePosixPath(path).as_posix()  # once an image, not once a declared name
     for name, traits in declared.items():
-        if path == name or PurePosixPath(path).as_posix().endswith("/" + name):
+        if path == name or normalized.endswith("/" + name):
             return ImageTraits(
                 name,
                 bool(traits.get("cuda", False)),
