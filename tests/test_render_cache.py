@@ -186,6 +186,26 @@ def test_a_run_leaves_each_folder_it_wrote_to_counted(tmp_path, two_roots):
         assert int(cache._ledger(folder).read_text().split()[0]) == total, folder.name
 
 
+def test_units_shared_by_renders_are_given_back_before_plain_files_are_read(
+    renderer, private_cache, two_roots, monkeypatch
+):
+    # A CRD root read for its schemas alone leaves its documents to be freed: the units kept
+    # for renders to share are dropped once the renders are over.
+    from trainops.check.validate import Root, load_roots
+
+    big = "".join(CM.format(name=f"c{n}", value=n) + "---\n" for n in range(600))
+    (two_roots / "base" / "cm.yaml").write_text(big)  # its render is kept as a unit
+    (two_roots / "plain.yaml").write_text(CM.format(name="plain", value="1"))
+    during: list[int] = []
+    real = objects.forget_units
+    monkeypatch.setattr(
+        objects, "forget_units", lambda: during.append(len(objects._units)) or real()
+    )
+    load_roots([Root(two_roots / "a"), Root(two_roots / "plain.yaml")], renderer, jobs=2)
+    assert during and during[0] > 0
+    assert objects._units == {}
+
+
 def test_a_ledger_that_cannot_be_read_is_counted_again(private_cache):
     cache.store("counted", "a", b"x" * 1000)
     _a_new_run()

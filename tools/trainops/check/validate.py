@@ -587,6 +587,7 @@ def load_roots(
         loaded = dict(zip(renders, pool.map(load, renders)))
         if renders and files and renderer is not None:
             renderer.release()
+            objects.forget_units()
         loaded.update(zip(files, pool.map(load, files)))
     return [loaded[i] for i in range(len(roots))]
 
@@ -676,6 +677,7 @@ class _EarlyLoad:
             self._loaded = self._load()
             if self._renderer is not None:
                 self._renderer.release()
+            objects.forget_units()
         except BaseException as error:  # noqa: BLE001 - raised where the result is asked for
             self._error = error
 
@@ -761,6 +763,7 @@ def validate(
     extra_loaded += load_roots(late, renderer, jobs, progress) if late else []
     if renderer is not None:
         renderer.release()
+    objects.forget_units()
     progress.finish()
     # A CRD root that fails to render leaves its kinds without schemas: that failure is reported too.
     rendered += [r for r in extra_loaded if not r.loaded]

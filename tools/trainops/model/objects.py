@@ -639,7 +639,7 @@ def unit_key(texts: list[str], lines: bool = True) -> str:
     return cache.key_of(PARSED_FOLDER, _PARSER, _FORMAT, "files" if lines else "rendered", *texts)
 
 
-# Units this run has read, by key, for the rest of it: an operator layer's CRDs are in the renders
+# Units this run has read, by key, while its renders last: an operator layer's CRDs are in the renders
 # of five roots (an edit renders three of them again), each restoring them anew, a tenth of a
 # second a run. A unit read again gives objects of its own that share the first's documents.
 # Only documents the run leaves as they are go here: nothing is taken from one (take_origin has
@@ -1179,6 +1179,12 @@ def forget_parsed() -> None:
         _parsed.clear()
         _lines.clear()
         _KEYS.clear()
+    forget_units()
+
+
+def forget_units() -> None:
+    """Drop the units kept for reading again (when the renders that share them are over: the
+    CRD roots' documents, read for their schemas alone, are then given back)."""
     with _units_lock:
         _units.clear()
 
