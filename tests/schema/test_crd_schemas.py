@@ -290,6 +290,7 @@ def test_a_crd_parsed_from_a_kept_text_is_converted_once_by_that_parse(tmp_path,
 
     with monkeypatch.context() as patched:
         patched.setattr(schema_cache.json, "dumps", no_serialising)
+        patched.setattr(schema_cache.marshal, "dumps", no_serialising)
         assert schema_cache.converted(same.doc, [], same.source) == converted
         assert schema_cache.converted(elsewhere.doc, [], elsewhere.source) == converted
     assert schema_cache.converted(other.doc, [], other.source).kind == "Gadget"

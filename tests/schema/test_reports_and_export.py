@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import marshal
 from pathlib import Path
 
 import jsonschema
@@ -161,7 +162,7 @@ def test_a_corrupt_cache_entry_is_rebuilt_and_said(mirror, tmp_path):
     # The CRD root's schemas, kept whole (crd-roots) and CRD by CRD (schemas: under the parse
     # the CRD came from, and under its content).
     [whole] = list((cache / "crd-roots-v1").glob("*.entry"))
-    converted = sorted((cache / "schemas-v2").glob("*.entry"))
+    converted = sorted((cache / "schemas-v3").glob("*.entry"))
     assert len(converted) == 2
     good_whole = whole.read_bytes().partition(b"\n")[2]
     good_converted = converted[0].read_bytes().partition(b"\n")[2]
@@ -175,7 +176,7 @@ def test_a_corrupt_cache_entry_is_rebuilt_and_said(mirror, tmp_path):
             converted,
             good_converted,
             good_converted.replace(b"JobSet", b"JobSex"),
-            b'{"group": 1}',
+            marshal.dumps({"group": 1}),  # the format of these entries
         ),
     ):
         for payload, rehash, said in (

@@ -8,18 +8,31 @@ converted CRD is converted again (and said once), never trusted.
 from __future__ import annotations
 
 import json
+import marshal
+import sys
 from collections.abc import Iterator
 
 from trainops.knowledge.schema import crd as converter
 from trainops.knowledge.schema.crd import Converted, convert
 from trainops.model import cache
 
-FOLDER = "schemas-v2"
+FOLDER = "schemas-v3"
 _CONVERTER = cache.source_digest(converter.__file__)  # a changed conversion converts again
+# Entries and content keys in marshal's format (as the parses are, model/objects.py): reading 43
+# conversions back as JSON, and serialising specs as sorted JSON to key them, took a tenth of a
+# second of an operator edit. Its format is the interpreter's, hence the version in the keys.
+_FORMAT = f"marshal {marshal.version} {sys.version}"
 
 
 def _content_key(crd: dict) -> str:
-    return cache.key_of("crd-schema", _CONVERTER, json.dumps(crd.get("spec"), sort_keys=True))
+    spec = crd.get("spec")
+    try:
+        # Version 0: no references and no interning, so that equal specs are equal bytes
+        # whatever shares or interns their strings (a parse's, or one read back from the cache).
+        content = marshal.dumps(spec, 0)
+    except ValueError:  # a value marshal does not write: JSON's text of it
+        content = json.dumps(spec, sort_keys=True, default=repr).encode()
+    return cache.key_of("crd-schema", _CONVERTER, _FORMAT, content)
 
 
 def _keys(crd: dict, source: str | None) -> Iterator[str]:
@@ -32,7 +45,7 @@ def _keys(crd: dict, source: str | None) -> Iterator[str]:
 def _source_key(source: str) -> str:
     # The parse the CRD came from (K8sObject.source) names its content as well, without
     # serialising a spec of hundreds of kilobytes: a sixth of a warm run's time.
-    return cache.key_of("crd-schema", _CONVERTER, "parsed", source)
+    return cache.key_of("crd-schema", _CONVERTER, _FORMAT, "parsed", source)
 
 
 def from_data(data: dict) -> Converted:
@@ -57,7 +70,13 @@ def from_data(data: dict) -> Converted:
 
 
 def _from_payload(payload: bytes) -> Converted:
-    return from_data(json.loads(payload))
+    try:
+        data = marshal.loads(payload)
+    except EOFError as error:
+        raise ValueError("a truncated entry") from error
+    if not isinstance(data, dict):
+        raise TypeError("not a mapping")
+    return from_data(data)
 
 
 def converted(crd: dict, notes: list[str], source: str | None = None) -> Converted:
@@ -84,7 +103,7 @@ def converted(crd: dict, notes: list[str], source: str | None = None) -> Convert
             cache.store(FOLDER, earlier, payload)
         return result
     result = convert(crd)
-    payload = json.dumps(result.__dict__).encode()
+    payload = marshal.dumps(result.__dict__)
     for key in [*tried, *keys]:  # after a break, the keys not tried yet too
         cache.store(FOLDER, key, payload)
     return result
