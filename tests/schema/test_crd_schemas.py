@@ -298,3 +298,30 @@ def test_a_crd_parsed_from_a_kept_text_is_converted_once_by_that_parse(tmp_path,
     # Without a source, the content is the key, as before.
     assert schema_cache.converted(first.doc, []).kind == "Widget"
     assert len(conversions) == 1
+
+
+def test_core_definitions_are_kept_read_until_their_file_changes(tmp_path, monkeypatch):
+    from trainops.knowledge.schema import core
+
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "v1.99.0-local-strict"
+    folder.mkdir()
+    source = folder / "_definitions.json"
+    ref = core._REF_PREFIX + 'b"'
+    source.write_text('{"$defs": {"a": {"$ref": ' + ref + '}, "b": {"type": "string"}}}')
+    monkeypatch.setattr(core, "folder", lambda version: folder)
+
+    def read() -> dict:
+        core._definitions.cache_clear()  # a new run
+        return core.definitions("v1.99")
+
+    first = read()
+    assert first == {"a": {"$ref": "#/$defs/b"}, "b": {"type": "string"}}
+    monkeypatch.setattr(core.json, "loads", lambda text: pytest.fail("read again"))
+    assert read() == first  # kept
+    monkeypatch.undo()
+    monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(core, "folder", lambda version: folder)
+    source.write_text('{"$defs": {"c": {"type": "integer"}}}')
+    assert read() == {"c": {"type": "integer"}}
+    core._definitions.cache_clear()

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
+import marshal
 import re
+import sys
 from functools import cache
 from pathlib import Path
 
+from trainops.model import cache as model_cache
 from trainops.model.errors import CannotRun
 
 _REF_PREFIX = '"/api/_definitions.json#/$defs/'
@@ -75,13 +79,40 @@ _KIND_NOT_REQUIRED_BY_THE_SERVER = {("scheduling.k8s.io/v1", "PriorityClass"): (
 
 @cache
 def _definitions(version: str) -> dict:
-    text = (folder(version) / "_definitions.json").read_text().replace(_REF_PREFIX, '"#/$defs/')
+    path = folder(version) / "_definitions.json"
+    # Kept read (in marshal's format) by the file's identity and this module: a version's 3 MB
+    # of JSON took 20 ms to read, in every run and worker, and as many again for each version.
+    try:
+        status = path.stat()
+        key = model_cache.key_of(
+            _DEFINITIONS,
+            _SOURCE,
+            _FORMAT,
+            str(path),
+            f"{status.st_ino} {status.st_size} {status.st_mtime_ns}",
+        )
+    except OSError:
+        key = None
+    kept = model_cache.load(_DEFINITIONS, key) if key is not None else None
+    if kept is not None:
+        with contextlib.suppress(ValueError, EOFError, TypeError):
+            found = marshal.loads(kept)
+            if isinstance(found, dict) and all(isinstance(v, dict) for v in found.values()):
+                return found
+    text = path.read_text().replace(_REF_PREFIX, '"#/$defs/')
     found = json.loads(text)["$defs"]
     for name, fields in _NOT_REQUIRED_BY_THE_SERVER.items():
         definition = found.get(name)
         if isinstance(definition, dict) and isinstance(definition.get("required"), list):
             definition["required"] = [f for f in definition["required"] if f not in fields]
+    if key is not None:
+        model_cache.store(_DEFINITIONS, key, marshal.dumps(found))
     return found
+
+
+_DEFINITIONS = "core-definitions-v1"
+_SOURCE = model_cache.source_digest(__file__)
+_FORMAT = f"marshal {marshal.version} {sys.version}"
 
 
 def definitions(version: str) -> dict:
