@@ -138,8 +138,10 @@ def max_bytes() -> int:
 # system call per entry: a second a run once a folder of small entries nears its bound) only
 # when it may be over its bound, or when its count is old. The count is kept in the folder's
 # ledger for the next run; each process adds what it wrote, under a lock, every megabyte and
-# when it ends. What a killed process wrote goes uncounted until the count is an hour old. The
-# ledger lies beside the folder (`.<folder>.bytes`), which holds entries alone.
+# when it ends. What a killed process wrote goes uncounted until the count is an hour old, and
+# so does what one adds while another replaces the ledger with a new count: a count low by that
+# much only lets the folder pass its bound until the next count. The ledger lies beside the
+# folder (`.<folder>.bytes`), which holds entries alone.
 _folder_bytes: dict[Path, int] = {}
 _unrecorded: dict[Path, int] = {}
 _folder_lock = threading.Lock()

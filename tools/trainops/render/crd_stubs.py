@@ -130,19 +130,21 @@ def _stub_document(chunk: str, file_key: str) -> tuple[str, str, str, str | None
 _UNSAFE_IN_YAML = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]")
 
 
-# A scalar YAML reads as a float that is no number (orjson writes those as null, not refusing them).
+# A scalar YAML reads as a float that is no number: orjson writes NaN and the infinities as null
+# instead of refusing them (its README, "float").
 _NOT_A_NUMBER = re.compile(r"\.(?:nan|NaN|NAN|inf|Inf|INF)\b")
 
 
 def _as_json(versions: object, text: str) -> str | None:
     """`versions` as a line of JSON (valid YAML flow) that reads back as these values, or None.
     orjson refuses what JSON cannot hold as it is (a key that is no string, an integer past 64
-    bits, a lone surrogate); a NaN or an infinity it would write as null is refused first."""
+    bits, a lone surrogate: JSONEncodeError, a TypeError); a NaN or an infinity it would write
+    as null is refused first."""
     if not reads_alike_in_yaml_1_1(text) or _NOT_A_NUMBER.search(text):
         return None
     try:
         line = orjson.dumps(versions).decode()
-    except (TypeError, orjson.JSONEncodeError):
+    except TypeError:
         return None
     return None if _UNSAFE_IN_YAML.search(line) else line
 

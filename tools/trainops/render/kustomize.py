@@ -22,6 +22,7 @@ from pathlib import Path
 from trainops.model import cache as model_cache
 from trainops.model import processes
 from trainops.model.errors import CannotRun
+from trainops.model.objects import file_identity
 from trainops.render.kustomize_worker import Worker, WorkerFailed
 
 RENDER_TIMEOUT_ENV = "TRAINOPS_RENDER_TIMEOUT"
@@ -147,12 +148,10 @@ def _library_version(library: str) -> str:
     """kustomize's version line from the Go build information linked into the library: API
     v0.N.P is kustomize 5.(N-13).P. Kept in the cache by the file's identity: finding it reads
     the whole library (28 MB, a twentieth of a second of every run)."""
-    try:
-        status = Path(library).stat()
-    except OSError:
+    identity = file_identity(Path(library))
+    if identity is None:
         return "unknown"
-    identity = (library, status.st_ino, status.st_size, status.st_mtime_ns)
-    key = model_cache.key_of(_VERSIONS_FOLDER, *map(str, identity))
+    key = model_cache.key_of(_VERSIONS_FOLDER, library, *map(str, identity))
     kept = model_cache.load(_VERSIONS_FOLDER, key)
     if kept is not None and _VERSION_LINE.fullmatch(kept.decode(errors="replace")):
         return kept.decode()

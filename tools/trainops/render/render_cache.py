@@ -91,8 +91,8 @@ def inputs(directory: Path, mirror_dir: Path | None, skeleton: bool = False) -> 
 # What each folder's kustomization reads, for the rest of the run (forget() at its start): every
 # environment's roots read the operators' and platform's folders, and finding a folder's files
 # costs a system call for each entry and each string of its kustomization.
-_reads: dict[tuple[Path, tuple[int, int, int] | None, int], tuple[frozenset[Path], tuple[str, ...]]]
-_reads = {}
+_Reads = tuple[frozenset[Path], tuple[str, ...]]
+_reads: dict[tuple[Path, tuple[int, int, int] | None, int], _Reads] = {}
 
 
 def forget() -> None:
@@ -100,7 +100,7 @@ def forget() -> None:
     _reads.clear()
 
 
-def _folder_reads(folder: Path) -> tuple[frozenset[Path], tuple[str, ...]] | None:
+def _folder_reads(folder: Path) -> _Reads | None:
     """(the local files the kustomization in `folder` may read, the remote entries it names);
     None when the folder cannot be listed. Kept by the folder's and its kustomization's
     identity: a file added, removed or edited there is found."""

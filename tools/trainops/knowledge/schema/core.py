@@ -13,6 +13,7 @@ from pathlib import Path
 
 from trainops.model import cache as model_cache
 from trainops.model.errors import CannotRun
+from trainops.model.objects import file_identity
 
 _REF_PREFIX = '"/api/_definitions.json#/$defs/'
 _GROUP = re.compile(r"(?:[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(?:\.(?=.)|$)){0,8}")
@@ -82,17 +83,12 @@ def _definitions(version: str) -> dict:
     path = folder(version) / "_definitions.json"
     # Kept read (in marshal's format) by the file's identity and this module: a version's 3 MB
     # of JSON took 20 ms to read, in every run and worker, and as many again for each version.
-    try:
-        status = path.stat()
-        key = model_cache.key_of(
-            _DEFINITIONS,
-            _SOURCE,
-            _FORMAT,
-            str(path),
-            f"{status.st_ino} {status.st_size} {status.st_mtime_ns}",
-        )
-    except OSError:
-        key = None
+    identity = file_identity(path)
+    key = (
+        model_cache.key_of(_DEFINITIONS, _SOURCE, _FORMAT, str(path), repr(identity))
+        if identity is not None
+        else None
+    )
     kept = model_cache.load(_DEFINITIONS, key) if key is not None else None
     if kept is not None:
         with contextlib.suppress(ValueError, EOFError, TypeError):
