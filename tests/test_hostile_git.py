@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -105,15 +106,17 @@ def test_a_remote_base_path_may_not_leave_its_repository(mirror, tmp_path, entry
     assert done.returncode == 1 and "render-failed" in done.stdout and refusal in done.stdout
 
 
-def _mirror_holding(tmp_path: Path, files: dict[str, str], links: dict[str, str]) -> Path:
-    """A mirror with github.com/evil/base.git holding `files` and symbolic `links` at tag v1."""
+def _mirror_holding(
+    tmp_path: Path, files: dict[str, str], links: dict[str, str], tag: str = "v1"
+) -> Path:
+    """A mirror with github.com/evil/base.git holding `files` and symbolic `links` at `tag`."""
     work = write_tree(tmp_path / "work", files)
     for name, target in links.items():
         (work / name).symlink_to(target)
     git(work, "init", "-q")
     git(work, "add", "-A")
     git(work, "commit", "-q", "-m", "base")
-    git(work, "tag", "v1")
+    git(work, "tag", tag)
     mirror = tmp_path / "mirror"
     (mirror / "github.com" / "evil").mkdir(parents=True)
     git(tmp_path, "clone", "-q", "--bare", str(work), str(mirror / "github.com/evil/base.git"))
@@ -145,3 +148,148 @@ def test_a_remote_bases_own_kustomization_may_not_include_a_folder_outside_it(tm
     assert "TOP-SECRET" not in built.stdout + built.stderr
     assert built.returncode == 2, built.stderr
     assert "leads outside the repository evil/base" in built.stderr
+
+
+# As found: `mirror:` in trainops.yaml named a folder of the repository under review, whose
+# kueue.git/config set `core.fsmonitor`; trainops copied that config into its shadow repository
+# and git ran the command on `validate`. Every key of git-config(1) that names a program is set
+# here, in the mirror's config, in a file it includes, as hooks, and in the user's global config.
+_PROGRAM_KEYS = (
+    "core.fsmonitor",
+    "core.pager",
+    "core.askPass",
+    "core.sshCommand",
+    "core.gitProxy",
+    "core.editor",
+    "core.alternateRefsCommand",
+    "credential.helper",
+    "diff.external",
+    "diff.evil.textconv",
+    "filter.evil.smudge",
+    "filter.evil.clean",
+    "filter.evil.process",
+    "merge.evil.driver",
+    "gpg.program",
+    "sequence.editor",
+    "uploadpack.packObjectsHook",
+    "remote.origin.uploadpack",
+    "pager.show",
+    "pager.tag",
+)
+_HOOKS = (
+    "post-checkout",
+    "post-merge",
+    "reference-transaction",
+    "fsmonitor-watchman",
+    "post-index-change",
+)
+
+
+def _booby_trap(mirror: Path, marks: Path, home: Path) -> None:
+    """Arm every program-running setting of git in `mirror` and in `home`'s global config: each
+    writes a file named after itself into `marks` when run."""
+    program = marks.parent / "evil.sh"
+    program.write_text(f'#!/bin/sh\ntouch "{marks}/$1"\ncat >/dev/null 2>&1 || true\n')
+    program.chmod(0o755)
+    hooks = marks.parent / "hooks"
+    hooks.mkdir()
+    for hook in _HOOKS:
+        (hooks / hook).write_text(f"#!/bin/sh\n{program} hook-{hook}\n")
+        (hooks / hook).chmod(0o755)
+    included = marks.parent / "included.gitconfig"
+    included.write_text(f"[core]\n\tfsmonitor = {program} included\n")
+    settings = [(key, f"{program} {key}") for key in _PROGRAM_KEYS] + [
+        ("core.hooksPath", str(hooks)),
+        ("filter.evil.required", "true"),
+        ("protocol.ext.allow", "always"),
+        ("include.path", str(included)),
+    ]
+    for repository in (mirror / "github.com").glob("*/*.git"):
+        for key, value in settings:
+            git(repository, "config", key, value)
+        for hook in _HOOKS:
+            (repository / "hooks" / hook).write_text((hooks / hook).read_text())
+            (repository / "hooks" / hook).chmod(0o755)
+    home.mkdir()
+    for key, value in settings:
+        git(home, "config", "--file", str(home / ".gitconfig"), key, value)
+
+
+@pytest.mark.parametrize("command", ["validate", "build"])
+def test_no_git_configuration_of_a_mirror_in_the_repository_runs_a_program(tmp_path, command):
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    repository = tmp_path / "repo"
+    mirror = _mirror_holding(
+        repository,
+        {
+            "deploy/kustomization.yaml": "resources:\n  - cm.yaml\n",
+            "deploy/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: base\n"
+            "  namespace: default\n",
+            ".gitattributes": "* filter=evil diff=evil merge=evil\n",
+        },
+        {},
+        tag="v1.0.0",
+    )
+    _booby_trap(mirror, marks, tmp_path / "home")
+    write_tree(
+        repository,
+        {
+            "trainops.yaml": "roots: [app, options]\nmirror: mirror\n",
+            # Checked out by trainops (pinned), and fetched by kustomize's own git (an option
+            # trainops leaves to kustomize).
+            "app/kustomization.yaml": "resources:\n  - https://github.com/evil/base//deploy?ref=v1.0.0\n",
+            "options/kustomization.yaml": "resources:\n"
+            "  - https://github.com/evil/base//deploy?ref=v1.0.0&timeout=30s\n",
+        },
+    )
+    env = {"TRAINOPS_MIRROR": "", "HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": ""}
+    for root in (["app"], ["options"]) if command == "build" else [[]]:
+        done = run_trainops(command, *root, cwd=repository, env=env)
+        assert "Traceback" not in done.stderr
+        assert sorted(p.name for p in marks.iterdir()) == []
+        assert done.returncode == 0, done.stdout + done.stderr
+        # The user is told that the repository chose the mirror.
+        assert f"remote bases are read from {mirror}, the mirror" in done.stderr
+
+
+def test_the_shadow_keeps_nothing_of_the_mirrors_config_but_its_object_format(mirror, tmp_path):
+    armed = tmp_path / "config"
+    armed.write_text('[core]\n\tfsmonitor = "touch x"\n\tbare = true\n')
+    assert b"fsmonitor" not in mirror_module.shadow_config(armed)
+    armed.write_text(
+        "[core]\n\trepositoryformatversion = 1\n[extensions]\n\tobjectFormat = sha256\n"
+    )
+    assert b"objectformat = sha256" in mirror_module.shadow_config(armed)
+    assert mirror_module.shadow_config(tmp_path / "absent") == mirror_module.shadow_config(
+        tmp_path / "config.missing"
+    )
+    shadow = mirror_module.shadow_mirror(mirror)
+    for config in (shadow / "github.com").glob("*/*.git/config"):
+        assert config.read_bytes() == b"[core]\n\trepositoryformatversion = 0\n\tbare = true\n"
+
+
+def test_git_on_a_mirror_reads_no_configuration_file_and_no_location_from_the_environment():
+    env = mirror_module.locked_environment(
+        {
+            "PATH": "/bin",
+            "GIT_DIR": "/elsewhere",
+            "GIT_INDEX_FILE": "/elsewhere/index",
+            "GIT_SSH_COMMAND": "touch x",
+            "GIT_CONFIG_PARAMETERS": "'core.fsmonitor'='touch x'",
+            "GIT_CONFIG_COUNT": "1",
+            "GIT_CONFIG_KEY_0": "core.autocrlf",
+            "GIT_CONFIG_VALUE_0": "false",
+        }
+    )
+    assert {"GIT_DIR", "GIT_INDEX_FILE", "GIT_SSH_COMMAND", "GIT_CONFIG_PARAMETERS"}.isdisjoint(env)
+    assert env["GIT_CONFIG_NOSYSTEM"] == "1" and env["GIT_CONFIG_GLOBAL"] == os.devnull
+    settings = [
+        (env[f"GIT_CONFIG_KEY_{i}"], env[f"GIT_CONFIG_VALUE_{i}"])
+        for i in range(int(env["GIT_CONFIG_COUNT"]))
+    ]
+    assert settings[0] == ("core.autocrlf", "false")  # the user's own, first: ours win
+    assert settings[1:] == list(mirror_module.LOCKED_SETTINGS)
+    # A count git would refuse (entries missing) is dropped rather than passed on.
+    broken = mirror_module.locked_environment({"GIT_CONFIG_COUNT": "3"})
+    assert broken["GIT_CONFIG_KEY_0"] == mirror_module.LOCKED_SETTINGS[0][0]

@@ -68,14 +68,15 @@ def test_git_environment_appends_to_existing_git_config_entries(mirror):
         "GIT_CONFIG_VALUE_0": "false",
     }
     env = mirror_module.git_environment(mirror, base)
-    assert env["GIT_CONFIG_COUNT"] == "4"  # the mirror URL and the two protocol settings
+    # The user's entry, the settings that lock git down, then the mirror URL.
+    last = 1 + len(mirror_module.LOCKED_SETTINGS)
+    assert env["GIT_CONFIG_COUNT"] == str(last + 1)
     assert env["GIT_CONFIG_KEY_0"] == "core.autocrlf"
-    assert env["GIT_CONFIG_KEY_1"].startswith("url.file://") and env["GIT_CONFIG_KEY_1"].endswith(
-        "/github.com/.insteadOf"
-    )
-    assert env["GIT_CONFIG_VALUE_1"] == "https://github.com/"
+    assert env[f"GIT_CONFIG_KEY_{last}"].startswith("url.file://")
+    assert env[f"GIT_CONFIG_KEY_{last}"].endswith("/github.com/.insteadOf")
+    assert env[f"GIT_CONFIG_VALUE_{last}"] == "https://github.com/"
     assert env["GIT_TERMINAL_PROMPT"] == "0"
-    assert "GIT_CONFIG_COUNT" not in os.environ or os.environ["GIT_CONFIG_COUNT"] != "4"
+    assert "GIT_CONFIG_COUNT" not in os.environ or os.environ["GIT_CONFIG_COUNT"] != str(last + 1)
 
 
 def test_without_a_mirror_git_is_left_alone():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from trainops.check.validate import Root
@@ -35,10 +36,16 @@ def add_mirror_option(parser: argparse.ArgumentParser) -> None:
 
 def renderer_from(args: argparse.Namespace, config: Config | None = None) -> Renderer:
     repository = config.folder if config else Path.cwd()
-    return Renderer(
-        find_kustomize(),
-        mirror.find_mirror(args.mirror, config.mirror if config else None, repository),
-    )
+    chosen = mirror.find_mirror(args.mirror, config.mirror if config else None, repository)
+    if config is not None and chosen is not None and chosen == config.mirror:
+        # The repository under review chose where its remote bases come from, not the user.
+        print(
+            f"trainops: remote bases are read from {chosen}, the mirror "
+            f"{config.file or 'trainops.yaml'} names (`mirror:`); choose one yourself with "
+            f"--mirror DIR or {mirror.MIRROR_ENV}=DIR",
+            file=sys.stderr,
+        )
+    return Renderer(find_kustomize(), chosen)
 
 
 def default_roots(config: Config | None) -> list[Root]:

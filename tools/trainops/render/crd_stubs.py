@@ -270,6 +270,9 @@ def _stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
         shutil.copytree(
             checkout,
             work,
+            # A link stays a link (kustomize refuses one that leads outside, as it would in the
+            # checkout); followed, a link to a file outside would be copied in, and read.
+            symlinks=True,
             ignore=shutil.ignore_patterns(".trainops-*"),
             copy_function=_link_or_copy,
         )

@@ -4,8 +4,15 @@ A mirror is laid out as `<mirror>/github.com/<owner>/<repo>.git`. Git only recog
 repository that has a `refs/` folder, and a mirror that was copied as an archive or mounted
 read-only often lacks it (an empty folder, everything being in `packed-refs`). So the tool never
 points git at the mirror itself: it keeps a thin shadow of each repository in its cache (HEAD,
-config, packed-refs, and `objects/info/alternates` naming the mirror's objects, so no pack is
-copied) and points git there. The git settings go into the kustomize process environment only.
+packed-refs, a config of its own, and `objects/info/alternates` naming the mirror's objects, so
+no pack is copied) and points git there. The git settings go into the git and kustomize process
+environments only.
+
+A mirror is data, never code: `mirror:` in trainops.yaml may name a folder of the repository under
+review, and git runs programs its configuration names (core.fsmonitor, core.hooksPath,
+filter.<driver>.smudge through .gitattributes, core.pager, credential helpers, ...). So the
+mirror's `config` is never copied, and every git trainops runs on a mirror reads no system, global
+or repository file it did not write (locked_environment).
 """
 
 from __future__ import annotations
@@ -20,7 +27,9 @@ from trainops.model import cache, processes
 from trainops.model.errors import CannotRun
 
 GITHUB = "https://github.com/"
-_COPIED_FILES = ("HEAD", "config", "packed-refs")
+_COPIED_FILES = ("HEAD", "packed-refs")
+# Read for its object format only (shadow_config); kept in the signature so a change is seen.
+_CONFIG = "config"
 
 
 def mirror_repositories(mirror: Path) -> list[Path]:
@@ -55,8 +64,8 @@ def _signature(mirror: Path, shadow: Path, repositories: list[Path]) -> tuple:
     for repository in repositories:
         target = shadow / repository.relative_to(mirror)
         for path in (
-            *(repository / name for name in _COPIED_FILES),
-            *(target / name for name in _COPIED_FILES),
+            *(repository / name for name in (*_COPIED_FILES, _CONFIG)),
+            *(target / name for name in (*_COPIED_FILES, _CONFIG)),
             target / "objects" / "info" / "alternates",
         ):
             try:
@@ -87,6 +96,7 @@ def shadow_mirror(mirror: Path) -> Path:
             source = repository / name
             if source.is_file():
                 _write_if_changed(target / name, source.read_bytes())
+        _write_if_changed(target / _CONFIG, shadow_config(repository / _CONFIG))
         alternates = f"{repository / 'objects'}\n".encode()
         _write_if_changed(target / "objects" / "info" / "alternates", alternates)
     with _shadows_lock:
@@ -94,28 +104,74 @@ def shadow_mirror(mirror: Path) -> Path:
     return shadow
 
 
-def git_environment(mirror: Path | None, base: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment for a kustomize process: never prompt, and fetch GitHub from `mirror`."""
-    env = dict(os.environ if base is None else base)
-    env["GIT_TERMINAL_PROMPT"] = "0"
-    if mirror is None:
-        return env
-    shadow = shadow_mirror(mirror)
-    # Append after any GIT_CONFIG_* entries the user already set, rather than replacing them.
-    index = int(env.get("GIT_CONFIG_COUNT") or 0)
-    settings = {
-        f"url.{(shadow / 'github.com').as_uri()}/.insteadOf": GITHUB,
-        # Offline means offline: git may read local repositories (the shadow) and nothing else,
-        # so a remote base on another host, or over ssh, fails instead of connecting out.
-        "protocol.allow": "never",
-        "protocol.file.allow": "always",
-    }
-    for key, value in settings.items():
+_SHA256 = re.compile(rb"(?im)^\s*objectformat\s*=\s*\"?sha256\"?\s*(?:[#;].*)?$")
+
+
+def shadow_config(mirror_config: Path) -> bytes:
+    """The config of a shadow repository: bare, in the object format of the mirror's repository
+    (the one thing read from its config), and nothing else."""
+    try:
+        sha256 = _SHA256.search(mirror_config.read_bytes()) is not None
+    except OSError:
+        sha256 = False
+    if sha256:
+        return b"[core]\n\trepositoryformatversion = 1\n\tbare = true\n[extensions]\n\tobjectformat = sha256\n"
+    return b"[core]\n\trepositoryformatversion = 0\n\tbare = true\n"
+
+
+# Set at the command line's level, which outranks every file: what could still run a program
+# once no other configuration file is read (git-config(1): core.fsmonitor, core.hooksPath,
+# core.pager, core.askPass, credential.helper), and no network: git may read local repositories
+# (the shadow) and nothing else, so a remote base on another host, or over ssh, fails instead of
+# connecting out (and ext:: URLs, which run a command, are refused with every other protocol).
+LOCKED_SETTINGS = (
+    ("core.fsmonitor", "false"),
+    ("core.hooksPath", os.devnull),
+    ("core.pager", "cat"),
+    ("core.askPass", ""),
+    ("credential.helper", ""),
+    ("protocol.allow", "never"),
+    ("protocol.file.allow", "always"),
+)
+_USER_SETTINGS = re.compile(r"GIT_CONFIG_(?:COUNT|KEY_\d+|VALUE_\d+)")
+
+
+def locked_environment(
+    base: dict[str, str] | None = None, settings: tuple[tuple[str, str], ...] = ()
+) -> dict[str, str]:
+    """The environment for git on a mirror, its shadow or a checkout: no configuration file but the
+    repository's own (which trainops writes: shadow_config), the user's own GIT_CONFIG_* entries,
+    then LOCKED_SETTINGS and `settings`; no other GIT_* variable (a hook's GIT_DIR or
+    GIT_INDEX_FILE would point git elsewhere), and never a prompt."""
+    inherited = os.environ if base is None else base
+    env = {k: v for k, v in inherited.items() if not k.startswith("GIT_")}
+    count = inherited.get("GIT_CONFIG_COUNT", "")
+    index = int(count) if count.isdigit() and len(count) < 4 else 0
+    for i in range(index):
+        key, value = inherited.get(f"GIT_CONFIG_KEY_{i}"), inherited.get(f"GIT_CONFIG_VALUE_{i}")
+        if key is None or value is None:  # git refuses a count its entries do not fill
+            index = 0
+            break
+    env.update({k: v for k, v in inherited.items() if index and _USER_SETTINGS.fullmatch(k)})
+    env.update(GIT_TERMINAL_PROMPT="0", GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
+    for key, value in (*LOCKED_SETTINGS, *settings):
         env[f"GIT_CONFIG_KEY_{index}"] = key
         env[f"GIT_CONFIG_VALUE_{index}"] = value
         index += 1
     env["GIT_CONFIG_COUNT"] = str(index)
     return env
+
+
+def git_environment(mirror: Path | None, base: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment for a kustomize process: never prompt; with a `mirror`, fetch GitHub from
+    it, with git locked down (locked_environment)."""
+    if mirror is None:
+        env = dict(os.environ if base is None else base)
+        env["GIT_TERMINAL_PROMPT"] = "0"
+        return env
+    shadow = shadow_mirror(mirror)
+    redirect = (f"url.{(shadow / 'github.com').as_uri()}/.insteadOf", GITHUB)
+    return locked_environment(base, (redirect,))
 
 
 MIRROR_ENV = "TRAINOPS_MIRROR"
@@ -149,7 +205,9 @@ def mirror_tags(mirror: Path, owner_repo: str) -> list[str] | None:
     if not shadow.is_dir():
         return None
     listed = processes.run(
-        ["git", "-C", str(shadow), "tag", "--list"], timeout=processes.GIT_SECONDS
+        ["git", "--git-dir", str(shadow), "tag", "--list"],
+        timeout=processes.GIT_SECONDS,
+        env=locked_environment(),
     )
     return listed.stdout.split()
 
@@ -216,6 +274,7 @@ def mirror_file(mirror: Path, owner_repo: str, ref: str, path: str) -> bytes:
     shown = processes.run(
         ["git", "--git-dir", str(shadow), "show", "--end-of-options", f"{ref}:{path}"],
         timeout=processes.GIT_SECONDS,
+        env=locked_environment(),
         text=False,
     )
     if shown.returncode == 0:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -130,10 +131,20 @@ def _remote_bases(
     return found
 
 
-def _localize(copied: Path, entry: str, local: str) -> None:
+def _localize(copied: Path, entry: str, local: str, copy_top: Path, top: Path) -> None:
     kustomization_file = kustomization.kustomization_file(copied)
     assert kustomization_file is not None
-    text = kustomization_file.read_text()
+    if kustomization_file.is_symlink():  # written as a file of the copy, never through the link
+        if not kustomization_file.resolve().is_relative_to(copy_top):
+            raise UnsafeFile(
+                top / kustomization_file.relative_to(copy_top),
+                "a kustomization file that is a symbolic link to a file outside the tree it "
+                "renders: make it a regular file",
+            )
+        text = kustomization_file.read_text()
+        kustomization_file.unlink()
+    else:
+        text = kustomization_file.read_text()
     kustomization_file.write_text(text.replace(entry, local))
 
 
@@ -161,13 +172,7 @@ def offline_tree(
     top = Path(os.path.commonpath(folders))
     with tempfile.TemporaryDirectory(prefix="trainops-render-") as scratch:
         copy_top = Path(scratch) / "tree"
-        for folder in folders:
-            shutil.copytree(
-                folder,
-                copy_top / folder.relative_to(top),
-                dirs_exist_ok=True,
-                ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__"),
-            )
+        _copy_tree(folders, top, copy_top)
         replacements: list[tuple[str, str]] = []
         rewritten: set[Path] = set()
         for folder, raw in files:
@@ -179,9 +184,14 @@ def offline_tree(
             if composition is not None:
                 content = composition.raw_file(content, raw.url)
             copied = copy_top / folder.relative_to(top)
-            (copied / _LOCAL_FOLDER).mkdir(exist_ok=True)
-            (copied / _LOCAL_FOLDER / raw.local_name).write_bytes(content)
-            _localize(copied, raw.url, f"{_LOCAL_FOLDER}/{raw.local_name}")
+            local = copied / _LOCAL_FOLDER
+            if folder not in rewritten and (local.is_symlink() or local.exists()):
+                # The name is the tool's: whatever the user's tree holds there (a link to a
+                # folder outside, say) must not be written through.
+                _remove(local)
+            local.mkdir(exist_ok=True)
+            (local / raw.local_name).write_bytes(content)
+            _localize(copied, raw.url, f"{_LOCAL_FOLDER}/{raw.local_name}", copy_top, top)
             rewritten.add(folder)
             replacements.append((str(copied / _LOCAL_FOLDER / raw.local_name), raw.url))
         trees, base_folders = [], []
@@ -194,7 +204,7 @@ def offline_tree(
             )
             if read == checkout:  # verified, if it was not (kustomize reads it)
                 remote_bases.tree(mirror_dir, base.owner_repo, commit)
-            _localize(copied, base.entry, os.path.relpath(read / base.path, copied))
+            _localize(copied, base.entry, os.path.relpath(read / base.path, copied), copy_top, top)
             rewritten.add(folder)
             # The checkout's kustomizations, which its stubbed copy shares (crd_stubs stubs
             # only files of CRDs) and outside() has just read.
@@ -212,6 +222,65 @@ def offline_tree(
             copy_top / root.resolve().relative_to(top),
             PathMap(tuple(replacements), tuple(trees), _fetches(listed)),
         )
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+class UnsafeFile(Exception):
+    """A file of a kustomization's folder that the offline copy must not read: a device, a FIFO
+    or a socket (reading one blocks, or never ends), or a kustomization file linked from outside."""
+
+    def __init__(self, path: Path, why: str = "") -> None:
+        super().__init__(
+            why
+            or "not a regular file, folder or symbolic link (a device, FIFO or socket), which "
+            "kustomize cannot read: remove it from the kustomization's folder"
+        )
+        self.path = path
+
+
+_NOT_COPIED = (".git", ".venv", "__pycache__")
+
+
+def _copy_tree(folders: list[Path], top: Path, copy_top: Path) -> None:
+    """Copy `folders` to where they sit under `copy_top` as under `top`, reading nothing through
+    a symbolic link: kustomize then applies its load restrictions to the copy exactly as to the
+    user's tree (a link to a file outside the kustomization's folder is refused, not read).
+
+    A link is made again in the copy to where the user's link leads: into the copy where that was
+    copied, else to the same place outside it. Devices, FIFOs and sockets are refused."""
+    chosen = set(folders)
+    links: list[Path] = []
+    for folder in folders:
+        if any(parent in chosen for parent in folder.parents):
+            continue  # copied with the folder above it
+        for parent, names, files in os.walk(folder):
+            names[:] = [n for n in names if n not in _NOT_COPIED]
+            for name in (*names, *files):
+                path = Path(parent, name)
+                mode = path.lstat().st_mode
+                if stat.S_ISLNK(mode):
+                    links.append(path)
+                elif not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                    raise UnsafeFile(path)
+        shutil.copytree(
+            folder,
+            copy_top / folder.relative_to(top),
+            symlinks=True,
+            dirs_exist_ok=True,
+            ignore=shutil.ignore_patterns(*_NOT_COPIED),
+        )
+    for link in links:
+        copied = copy_top / link.relative_to(top)
+        target = Path(os.path.realpath(link))
+        inside = target.is_relative_to(top) and os.path.lexists(copy_top / target.relative_to(top))
+        copied.unlink()
+        copied.symlink_to(copy_top / target.relative_to(top) if inside else target)
 
 
 def _fetches(folders: list[Path]) -> bool:

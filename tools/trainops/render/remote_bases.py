@@ -96,9 +96,13 @@ def _outside(checkout_folder: str, path: str, owner_repo: str) -> str | None:
 
 
 def _git(
-    argv: list[str], env: dict[str, str] | None = None, text: bool = False
+    argv: list[str], index: Path | None = None, text: bool = False
 ) -> subprocess.CompletedProcess:
-    # Through processes.run: a time limit, and stopped with the rest on SIGTERM.
+    # Through processes.run: a time limit, and stopped with the rest on SIGTERM. Git reads no
+    # configuration the mirror or the user's files chose (mirror.locked_environment).
+    env = mirror.locked_environment()
+    if index is not None:
+        env["GIT_INDEX_FILE"] = str(index)
     return processes.run(["git", *argv], timeout=GIT_TIMEOUT_SECONDS, env=env, text=text)
 
 
@@ -184,10 +188,11 @@ def _tree(mirror_dir: Path, owner_repo: str, commit: str, target: Path, verify: 
     try:
         work = scratch / "tree"
         work.mkdir()
-        env = {**os.environ, "GIT_INDEX_FILE": str(work / _INDEX)}
         for argv in (["read-tree", commit], ["checkout-index", "--all", "--force"]):
             done = _git(
-                ["--git-dir", str(repository), "--work-tree", str(work), *argv], env=env, text=True
+                ["--git-dir", str(repository), "--work-tree", str(work), *argv],
+                index=work / _INDEX,
+                text=True,
             )
             if done.returncode != 0:
                 raise CannotRun(
@@ -211,17 +216,17 @@ def _tree(mirror_dir: Path, owner_repo: str, commit: str, target: Path, verify: 
 
 def _unchanged(repository: Path, target: Path) -> bool:
     """No file of the checkout was changed, removed or added since it was checked out."""
-    env = {**os.environ, "GIT_INDEX_FILE": str(target / _INDEX)}
+    index = target / _INDEX
     base = ["--git-dir", str(repository), "--work-tree", str(target)]
-    if _git([*base, "diff-files", "--quiet"], env=env).returncode != 0:
+    if _git([*base, "diff-files", "--quiet"], index=index).returncode != 0:
         # A file whose status changed and not its content (a link to it made, as the stubbed
         # copy of a commit makes: crd_stubs) is compared by content, and its status kept.
-        _git([*base, "update-index", "-q", "--refresh"], env=env)
-        if _git([*base, "diff-files", "--quiet"], env=env).returncode != 0:
+        _git([*base, "update-index", "-q", "--refresh"], index=index)
+        if _git([*base, "diff-files", "--quiet"], index=index).returncode != 0:
             return False
     added = _git(
         [*base, "ls-files", "--others", f"--exclude={_COMPLETE}", f"--exclude={_INDEX}"],
-        env=env,
+        index=index,
         text=True,
     )
     return added.returncode == 0 and not added.stdout.strip()

@@ -71,6 +71,7 @@ def inputs(directory: Path, mirror_dir: Path | None, skeleton: bool = False) -> 
         if read is None:
             return None
         files.update(read[0])
+        parts.extend(sorted(read[2]))
         for value in read[1]:
             commit = _remote_commit(value, mirror_dir)
             if commit is None:
@@ -91,7 +92,7 @@ def inputs(directory: Path, mirror_dir: Path | None, skeleton: bool = False) -> 
 # What each folder's kustomization reads, for the rest of the run (forget() at its start): every
 # environment's roots read the operators' and platform's folders, and finding a folder's files
 # costs a system call for each entry and each string of its kustomization.
-_Reads = tuple[frozenset[Path], tuple[str, ...]]
+_Reads = tuple[frozenset[Path], tuple[str, ...], frozenset[str]]
 _reads: dict[tuple[Path, tuple[int, int, int] | None, int], _Reads] = {}
 
 
@@ -101,9 +102,13 @@ def forget() -> None:
 
 
 def _folder_reads(folder: Path) -> _Reads | None:
-    """(the local files the kustomization in `folder` may read, the remote entries it names);
-    None when the folder cannot be listed. Kept by the folder's and its kustomization's
-    identity: a file added, removed or edited there is found."""
+    """(the local files the kustomization in `folder` may read, the remote entries it names, what
+    it names outside the folder); None when the folder cannot be listed. Kept by the folder's and
+    its kustomization's identity: a file added, removed or edited there is found.
+
+    A file outside the folder, named or reached through a symbolic link, is never read: kustomize
+    refuses to load it (its load restrictions, root only), whatever it holds; only where it leads
+    and whether something is there make the render's key."""
     try:
         listed = folder.stat().st_mtime_ns
     except OSError:
@@ -115,14 +120,24 @@ def _folder_reads(folder: Path) -> _Reads | None:
     if known is not None:
         return known
     files: set[Path] = set()
+    outside: set[str] = set()
     remotes: list[str] = []
+
+    def add(path: Path, name: str) -> None:
+        resolved = path.resolve()
+        if resolved.is_relative_to(real):
+            files.add(resolved)
+        else:
+            outside.add(f"outside {name} {resolved} {_kind(resolved)}")
+
     try:
         real = folder.resolve()
-        files.update(
-            path.resolve() if path.is_symlink() else real / path.name
-            for path in folder.iterdir()
-            if path.is_file()
-        )
+        for path in folder.iterdir():
+            if path.is_symlink():
+                if path.is_file():
+                    add(path, path.name)
+            elif path.is_file():
+                files.add(real / path.name)
     except OSError:
         return None
     for value in kustomization.strings_in(kustomization.read_kustomization(folder)):
@@ -133,11 +148,18 @@ def _folder_reads(folder: Path) -> _Reads | None:
             if candidate and "\n" not in candidate and len(candidate) < kustomization.MAX_REFERENCE:
                 path = folder / candidate
                 if path.is_file():
-                    files.add(path.resolve())
+                    add(path, candidate)
     if len(_reads) > 4096:
         _reads.clear()
-    _reads[key] = known = (frozenset(files), tuple(remotes))
+    _reads[key] = known = (frozenset(files), tuple(remotes), frozenset(outside))
     return known
+
+
+def _kind(path: Path) -> str:
+    try:
+        return "file" if path.is_file() else "other"
+    except OSError:
+        return "unreadable"
 
 
 # Each file's digest by its identity: a run computes the keys of every root, and the operators'

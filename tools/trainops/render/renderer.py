@@ -359,6 +359,8 @@ class Renderer:
             file, line = where if where else (miss.folder, None)
             kind = "file" if raw_files.parse_raw_url(miss.entry) else "base"
             raise RenderFailure(file, line, f"remote {kind} {miss.entry}: {miss}") from None
+        except raw_files.UnsafeFile as refused:
+            raise RenderFailure(refused.path, None, str(refused)) from None
         return done, Origins(scratch, paths)
 
 

@@ -1,0 +1,146 @@
+"""Nothing outside the repository is read through a root with remote bases, and no special file
+in a kustomization's folder hangs a run or fills a disk.
+
+As found: such a root rendered from a temporary copy of its tree made with `shutil.copytree`,
+which follows symbolic links: `leak.txt -> ~/.ssh/id_rsa` named by a configMapGenerator (or a
+linked patch) appeared in `build`, in `diff --format json` and `--format markdown` (the pull
+request comment) and in cache entries; `zero -> /dev/zero` filled the temporary disk; a link loop
+or a FIFO gave a traceback. kustomize refuses the same files in roots without remote bases.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from helpers import git, run_trainops, write_tree
+from test_hostile_git import _mirror_holding
+
+SECRET = "PRIVATE-KEY-BYTES-do-not-show"
+BASE = "https://github.com/evil/base//deploy?ref=v1.0.0"
+
+
+def _repository(tmp_path: Path, extra: str = "", remote: bool = True) -> tuple[Path, Path, dict]:
+    """A repository with a root `app` (a remote base when `remote`), its mirror, and the
+    environment to run trainops in (a cache of its own, the mirror named on the command line's
+    level)."""
+    private = write_tree(tmp_path / "home" / ".ssh", {"id_rsa": SECRET + "\n"})
+    mirror = _mirror_holding(
+        tmp_path / "upstream",
+        {
+            "deploy/kustomization.yaml": "resources:\n  - cm.yaml\n",
+            "deploy/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: base\n"
+            "  namespace: default\n",
+        },
+        {},
+        tag="v1.0.0",
+    )
+    resources = f"  - {BASE}\n" if remote else "  - cm.yaml\n"
+    repository = write_tree(
+        tmp_path / "repo",
+        {
+            "trainops.yaml": "roots: [app]\n",
+            "app/kustomization.yaml": f"namespace: default\nresources:\n{resources}{extra}",
+            "app/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: local\n",
+        },
+    )
+    env = {"TRAINOPS_MIRROR": str(mirror), "TRAINOPS_CACHE_DIR": str(tmp_path / "cache")}
+    return repository, private / "id_rsa", env
+
+
+def _nothing_leaked(tmp_path: Path, *outputs: str) -> None:
+    for output in outputs:
+        assert SECRET not in output
+    for path in (tmp_path / "cache").rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            assert SECRET.encode() not in path.read_bytes(), path
+
+
+GENERATOR = "configMapGenerator:\n  - name: leaked\n    files:\n      - leak.txt\n"
+PATCH = "patches:\n  - path: leak.yaml\n"
+
+
+@pytest.mark.parametrize("remote", [True, False], ids=["remote-base", "local-only"])
+@pytest.mark.parametrize(("extra", "link"), [(GENERATOR, "leak.txt"), (PATCH, "leak.yaml")])
+def test_a_link_to_a_file_outside_is_refused_as_kustomize_refuses_it(tmp_path, remote, extra, link):
+    repository, private, env = _repository(tmp_path, extra, remote)
+    (repository / "app" / link).symlink_to(private)
+    built = run_trainops("build", "app", cwd=repository, env=env, timeout=120)
+    assert built.returncode == 2 and "Traceback" not in built.stderr, built.stderr
+    assert "is not in or below" in built.stderr  # kustomize's own refusal, in both layouts
+    validated = run_trainops("validate", "--format", "json", cwd=repository, env=env, timeout=120)
+    assert validated.returncode == 1 and "render-failed" in validated.stdout
+    _nothing_leaked(tmp_path, built.stdout, built.stderr, validated.stdout, validated.stderr)
+
+
+@pytest.mark.parametrize("fmt", ["json", "markdown"])
+def test_a_review_of_a_change_adding_the_link_shows_nothing_of_the_file(tmp_path, fmt):
+    repository, private, env = _repository(tmp_path)
+    git(repository, "init", "-q")
+    git(repository, "add", "-A")
+    git(repository, "commit", "-qm", "base")
+    (repository / "app" / "kustomization.yaml").write_text(
+        f"namespace: default\nresources:\n  - {BASE}\n{GENERATOR}"
+    )
+    (repository / "app" / "leak.txt").symlink_to(private)
+    done = run_trainops("diff", "--format", fmt, cwd=repository, env=env, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "render-failed" in done.stdout or "does not render" in done.stdout
+    _nothing_leaked(tmp_path, done.stdout, done.stderr)
+
+
+def test_a_link_inside_the_folder_still_renders(tmp_path):
+    repository, _, env = _repository(tmp_path, GENERATOR)
+    write_tree(repository / "app", {"data/settings.txt": "mode: fast\n"})
+    (repository / "app" / "leak.txt").symlink_to("data/settings.txt")
+    built = run_trainops("build", "app", cwd=repository, env=env, timeout=120)
+    assert built.returncode == 0, built.stderr
+    assert "mode: fast" in built.stdout and "name: base" in built.stdout
+
+
+@pytest.mark.parametrize("kind", ["zero", "loop", "dangling", "folder-loop"])
+def test_unreferenced_links_are_left_unread(tmp_path, kind):
+    repository, _, env = _repository(tmp_path)
+    app = repository / "app"
+    if kind == "zero":
+        (app / "zero").symlink_to("/dev/zero")
+    elif kind == "loop":
+        (app / "loop").symlink_to("loop")
+    elif kind == "dangling":
+        (app / "gone").symlink_to(tmp_path / "nothing-here")
+    else:
+        (app / "sub").mkdir()
+        (app / "sub" / "up").symlink_to("..")
+    built = run_trainops("build", "app", cwd=repository, env=env, timeout=120)
+    assert built.returncode == 0 and "Traceback" not in built.stderr, built.stderr
+    assert "name: base" in built.stdout
+
+
+def test_a_fifo_in_the_folder_is_a_finding_not_a_hang(tmp_path):
+    repository, _, env = _repository(tmp_path)
+    os.mkfifo(repository / "app" / "pipe")
+    built = run_trainops("build", "app", cwd=repository, env=env, timeout=120)
+    assert built.returncode == 2 and "Traceback" not in built.stderr
+    assert "app/pipe" in built.stderr and "FIFO" in built.stderr
+    validated = run_trainops("validate", cwd=repository, env=env, timeout=120)
+    assert validated.returncode == 1 and "Traceback" not in validated.stderr
+    assert "render-failed" in validated.stdout and "app/pipe" in validated.stdout
+
+
+def test_the_tools_folder_name_in_the_tree_is_never_written_through(tmp_path):
+    # The copy writes files read from the mirror into `.trainops-mirror/`; a link of that name in
+    # the user's tree must not carry the write out of the copy.
+    repository, _, env = _repository(tmp_path, "")
+    raw = "https://raw.githubusercontent.com/evil/base/v1.0.0/deploy/cm.yaml"
+    (repository / "app" / "kustomization.yaml").write_text(
+        f"namespace: default\nresources:\n  - {raw}\n"
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (repository / "app" / ".trainops-mirror").symlink_to(elsewhere)
+    built = run_trainops("build", "app", cwd=repository, env=env, timeout=120)
+    assert built.returncode == 0, built.stderr
+    assert "name: base" in built.stdout
+    assert list(elsewhere.iterdir()) == []
