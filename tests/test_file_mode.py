@@ -189,3 +189,31 @@ def test_the_readmes_ignore_example_is_valid_and_ignores(mirror, repository):
         config.write_text(original)
         pvc.write_text(claim)
         job.write_text(job_text)
+
+
+# As found: a file in a subfolder of a kustomization (`extra/lq.yaml`), or one whose name the
+# kustomization spells with a YAML escape, was "not checked" by the hook (exit 0), while the whole
+# run failed on it.
+@pytest.mark.parametrize("spelled", ["extra/bad.yaml", '"./extra//bad\\x2eyaml"'])
+def test_a_file_in_a_subfolder_however_it_is_named_is_checked(mirror, repository, spelled):
+    folder = repository / "workloads" / "bookstore-ml"
+    kustomization = (folder / "kustomization.yaml").read_text()
+    _edit(folder / "kustomization.yaml", "  - pvc.yaml\n", f"  - pvc.yaml\n  - {spelled}\n")
+    write_tree(
+        folder,
+        {
+            "extra/bad.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n"
+            "  namespace: bookstore-ml\ndata:\n  retries: 3\n"
+        },
+    )
+    try:
+        file = "workloads/bookstore-ml/extra/bad.yaml"
+        alone = run_trainops("validate", "--format", "json", file, cwd=repository)
+        whole = run_trainops("validate", "--format", "json", cwd=repository)
+    finally:
+        (folder / "kustomization.yaml").write_text(kustomization)
+        shutil.rmtree(folder / "extra")
+    assert alone.returncode == whole.returncode == 1, alone.stdout + alone.stderr
+    assert "not checked" not in alone.stderr
+    assert _findings(alone) == _findings(whole)
+    assert {f["file"] for f in _findings(alone)} == {file}

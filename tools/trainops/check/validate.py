@@ -84,20 +84,18 @@ class Focus:
         )
 
 
-def _includes(root: Path, file: Path) -> bool:
+def _includes(root: Path, file: Path, read: dict[Path, set[Path]]) -> bool:
     """Whether rendering `root` reads `file`: the file is the root, a kustomization it reaches, or
-    named (as a resource, patch, generator input…) by a kustomization in its folder; for a folder
-    with no kustomization, read file by file, any YAML file under it."""
+    named (as a resource, patch, generator input…, in its folder or below) by one; for a folder
+    with no kustomization, read file by file, any YAML file under it. `read` keeps each root's
+    files for the other paths of the run."""
     if root.is_file():
         return root.resolve() == file
     if kustomization.kustomization_file(root) is None:
         return file.suffix in (".yaml", ".yml") and file.is_relative_to(root.resolve())
-    if file.parent not in kustomization.reachable(root):
-        return False
-    own = kustomization.kustomization_file(file.parent)
-    return own is not None and (
-        own.resolve() == file or file.name in own.read_text(errors="replace")
-    )
+    if root not in read:
+        read[root] = kustomization.files_read(root)
+    return file in read[root]
 
 
 def roots_in_context(
@@ -116,6 +114,7 @@ def roots_in_context(
     context: list[Root] = []
     files: set[Path] = set()
     notes: list[str] = []
+    read: dict[Path, set[Path]] = {}
     for path in paths:
         resolved = path.resolve()
         inside = resolved.is_relative_to(config.folder)
@@ -127,7 +126,7 @@ def roots_in_context(
         ):
             whole.append(Root(path))
             continue
-        including = [r for r in configured if _includes(r, resolved)]
+        including = [r for r in configured if _includes(r, resolved, read)]
         if not including:
             notes.append(
                 f"{display(path)}: no root in {config.file} renders this file; not checked"

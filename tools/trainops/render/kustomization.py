@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -186,11 +186,45 @@ def patch_only_files(folders: list[Path]) -> set[Path]:
                 if isinstance(path, str) and "\n" not in path and len(path) < MAX_REFERENCE:
                     patches.add((folder / path).resolve())
         rest = {k: v for k, v in loaded.items() if k not in _PATCH_FIELDS}
-        for value in strings_in(rest):
-            for candidate in {value, value.partition("=")[2]}:
-                if candidate and "\n" not in candidate and len(candidate) < MAX_REFERENCE:
-                    elsewhere.add((folder / candidate).resolve())
+        elsewhere.update((folder / c).resolve() for c in _candidates(strings_in(rest)))
     return patches - elsewhere
+
+
+def _candidates(strings: Iterable[str]) -> Iterator[str]:
+    """What of `strings` may name a local file: each string, and what follows `=` in one (a
+    generator's `key=path`)."""
+    for value in strings:
+        for candidate in {value, value.partition("=")[2]}:
+            if candidate and "\n" not in candidate and len(candidate) < MAX_REFERENCE:
+                yield candidate
+
+
+def named_files(folder: Path, strings: Iterable[str]) -> Iterator[tuple[str, Path]]:
+    """(as written, path) of each existing file that `strings` of the kustomization in `folder`
+    name, however deep below it: a resource, a patch, a generator's input, a configuration."""
+    for candidate in _candidates(strings):
+        if is_remote(candidate):
+            continue
+        path = folder / candidate
+        try:
+            if path.is_file():
+                yield candidate, path
+        except OSError:  # a name too long for the file system, say
+            continue
+
+
+def files_read(root: Path) -> set[Path]:
+    """The files (resolved) a render of the kustomization `root` reads: each kustomization file
+    it reaches and each file one of them names, however the YAML spells the name."""
+    found: set[Path] = set()
+    for folder in reachable(root):
+        own = kustomization_file(folder)
+        if own is None:
+            continue
+        found.add(own.resolve())
+        strings = strings_in(read_kustomization(folder))
+        found.update(path.resolve() for _, path in named_files(folder, strings))
+    return found
 
 
 def strings_in(node: object) -> Iterator[str]:

@@ -121,7 +121,6 @@ def _folder_reads(folder: Path) -> _Reads | None:
         return known
     files: set[Path] = set()
     outside: set[str] = set()
-    remotes: list[str] = []
 
     def add(path: Path, name: str) -> None:
         resolved = path.resolve()
@@ -140,15 +139,10 @@ def _folder_reads(folder: Path) -> _Reads | None:
                 files.add(real / path.name)
     except OSError:
         return None
-    for value in kustomization.strings_in(kustomization.read_kustomization(folder)):
-        if kustomization.is_remote(value):
-            remotes.append(value)
-            continue
-        for candidate in {value, value.partition("=")[2]}:
-            if candidate and "\n" not in candidate and len(candidate) < kustomization.MAX_REFERENCE:
-                path = folder / candidate
-                if path.is_file():
-                    add(path, candidate)
+    strings = list(kustomization.strings_in(kustomization.read_kustomization(folder)))
+    remotes = [value for value in strings if kustomization.is_remote(value)]
+    for candidate, path in kustomization.named_files(folder, strings):
+        add(path, candidate)
     if len(_reads) > 4096:
         _reads.clear()
     _reads[key] = known = (frozenset(files), tuple(remotes), frozenset(outside))
