@@ -9,6 +9,7 @@ from typing import TextIO
 
 from trainops.live.drift import CHANGED, EXTRA, MISSING, Drift, LayerDrift
 from trainops.report.drift_text import headline
+from trainops.report.markdown import code, fence
 from trainops.report.review_common import schema_summary, shown_fields
 from trainops.report.review_markdown import field_lines  # as `diff` writes them
 from trainops.report.visible import visible_lines
@@ -40,16 +41,16 @@ def _section(layer: LayerDrift) -> str:
             lines.append(f"  … {hidden} more field change(s) (--format json lists every one)")
     for title, message in layer.unappliable:
         lines.append(f"! {title}  (git's version is rejected: {message})")
-    body = "\n".join(lines).replace("```", "ˋˋˋ")
+    body = fence("\n".join(lines), "diff")
     return (
         f"<details open><summary>{label}: {len(layer.objects) + len(layer.unappliable)} "
-        f"object(s)</summary>\n\n```diff\n{body}\n```\n\n</details>\n"
+        f"object(s)</summary>\n\n{body}\n\n</details>\n"
     )
 
 
 def render(drift: Drift, target: str) -> str:
-    name = f" `{drift.environment}`" if drift.environment else ""
-    parts = [f"### trainops drift{name}: `{target}` → git\n", f"{headline(drift)}\n"]
+    name = f" {code(drift.environment)}" if drift.environment else ""
+    parts = [f"### trainops drift{name}: {code(target)} → git\n", f"{headline(drift)}\n"]
     parts += [_section(layer) for layer in drift.layers]
     return "\n".join(parts)
 

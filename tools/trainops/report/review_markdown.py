@@ -1,7 +1,8 @@
 """The review as a pull-request comment. What needs a decision is open (pins, images, breaking
 CRD changes, findings introduced); the rest is folded: one `<details>` per root, roots with
 identical changes merged, each a `diff` block GitHub colours. A comment holds 65536 characters,
-so roots that do not fit are named, not dropped silently."""
+so roots that do not fit are named, not dropped silently. Every value from the repository is
+quoted so that it cannot change the comment around it (markdown.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import html
 from typing import TextIO
 
 from trainops.model.findings import Finding
+from trainops.report.markdown import code, fence, prose
 from trainops.report.review_common import (
     headline,
     multiline,
@@ -28,19 +30,14 @@ MAX_SCHEMA_ROWS = 150
 _MARK = {"added": "+", "removed": "-", "changed": "!"}
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def _code(text: str) -> str:
-    return f"`{text.replace('`', 'ˋ')}`"
-
-
 def _finding(finding: Finding) -> str:
     where = f"{finding.file or finding.root}" + (f":{finding.line}" if finding.line else "")
-    subject = f" {finding.object}" if finding.object else ""
-    path = f" at {_code(finding.path)}" if finding.path else ""
-    return f"- **{finding.severity.value}** {_code(finding.rule)} {_code(where)}{subject}{path}: {finding.message}"
+    subject = f" {prose(finding.object)}" if finding.object else ""
+    path = f" at {code(finding.path)}" if finding.path else ""
+    return (
+        f"- **{finding.severity.value}** {code(finding.rule)} {code(where)}{subject}{path}: "
+        f"{prose(finding.message)}"
+    )
 
 
 def field_lines(field: FieldChange) -> list[str]:
@@ -81,18 +78,19 @@ def _root_section(names: list[str], root: RootDiff) -> str:
     )
     same = " (identical changes)" if len(names) > 1 else ""
     if root.failure:
-        return f"<details open><summary>{label}: does not render</summary>\n\n```\n{root.failure}\n```\n\n</details>\n"
+        failure = fence(root.failure)
+        return f"<details open><summary>{label}: does not render</summary>\n\n{failure}\n\n</details>\n"
     summary = f"{label}{same}: +{counts['added']} −{counts['removed']} ~{counts['changed']}" + (
         f" (root {root.status})" if root.status in ("added", "removed") else ""
     )
     body = [line for change in root.objects for line in _object_lines(change)]
-    text = "\n".join(body).replace("```", "ˋˋˋ")
-    return f"<details><summary>{summary}</summary>\n\n```diff\n{text}\n```\n\n</details>\n"
+    diff = fence("\n".join(body), "diff")
+    return f"<details><summary>{summary}</summary>\n\n{diff}\n\n</details>\n"
 
 
 def _schema_table(changes: list[SchemaChange]) -> str:
     rows = [
-        f"| {_cell(c.crd)} | {c.version or ''} | {_cell(c.path)} | {_cell(c.message)} |"
+        f"| {prose(c.crd)} | {prose(c.version or '')} | {prose(c.path)} | {prose(c.message)} |"
         for c in changes[:MAX_SCHEMA_ROWS]
     ]
     if len(changes) > MAX_SCHEMA_ROWS:
@@ -104,7 +102,7 @@ def _schema_table(changes: list[SchemaChange]) -> str:
 
 def render(review: Review) -> str:
     parts = [
-        f"### trainops diff: {_code(review.base.describe())} → {_code(review.head.describe())}\n",
+        f"### trainops diff: {code(review.base.describe())} → {code(review.head.describe())}\n",
         f"{headline(review)}\n",
     ]
     if review.introduced:
@@ -114,14 +112,14 @@ def render(review: Review) -> str:
     if review.pins:
         parts.append("#### Pins\n\n| kind | what | base | head | set at |\n|---|---|---|---|---|")
         parts += [
-            f"| {p.kind} | {_cell(p.what)} | {_cell(versions(p.old))} | {_cell(versions(p.new))} | {_cell(p.where or '')} |"
+            f"| {p.kind} | {prose(p.what)} | {prose(versions(p.old))} | {prose(versions(p.new))} | {prose(p.where or '')} |"
             for p in review.pins
         ]
         parts.append("")
     if review.images:
         parts.append("#### Images\n\n| image | base | head | set at |\n|---|---|---|---|")
         parts += [
-            f"| {_cell(i.name)} | {_cell(versions(i.old))} | {_cell(versions(i.new))} | {_cell(i.where or '')} |"
+            f"| {prose(i.name)} | {prose(versions(i.old))} | {prose(versions(i.new))} | {prose(i.where or '')} |"
             for i in review.images
         ]
         parts.append("")
@@ -155,7 +153,7 @@ def render(review: Review) -> str:
         if used + len(section) > COMMENT_LIMIT:
             left = [n for names_left, _ in groups[index:] for n in names_left]
             parts.append(
-                f"… {len(left)} more root(s) do not fit in a comment: {', '.join(map(_code, left))}; "
+                f"… {len(left)} more root(s) do not fit in a comment: {', '.join(map(code, left))}; "
                 "run `trainops diff` locally or read the JSON report.\n"
             )
             break
