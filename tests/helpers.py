@@ -248,6 +248,15 @@ def git(repo: Path, *args: str) -> str:
     ).stdout.strip()
 
 
+def committed(repo: Path, files: dict[str, str], message: str = "base") -> Path:
+    """`files` written into a new git repository at `repo`, and committed."""
+    write_tree(repo, files)
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", message)
+    return repo
+
+
 def validate_fixture(rule: str, config_file, renderer=None) -> list:
     """The findings of one rule on the roots of a fixture's own trainops.yaml."""
     from trainops.check.validate import Root, validate

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import git, run_trainops, write_tree
+from helpers import committed, run_trainops, write_tree
 from test_hostile_git import _mirror_holding
 
 SECRET = "PRIVATE-KEY-BYTES-do-not-show"
@@ -78,9 +78,7 @@ def test_a_link_to_a_file_outside_is_refused_as_kustomize_refuses_it(tmp_path, r
 @pytest.mark.parametrize("fmt", ["json", "markdown"])
 def test_a_review_of_a_change_adding_the_link_shows_nothing_of_the_file(tmp_path, fmt):
     repository, private, env = _repository(tmp_path)
-    git(repository, "init", "-q")
-    git(repository, "add", "-A")
-    git(repository, "commit", "-qm", "base")
+    committed(repository, {})
     (repository / "app" / "kustomization.yaml").write_text(
         f"namespace: default\nresources:\n  - {BASE}\n{GENERATOR}"
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 from markdown_it import MarkdownIt
 
-from helpers import git, run_trainops, write_tree
+from helpers import committed, run_trainops, write_tree
 from trainops.report.markdown import code, fence, prose
 
 INJECTION = (
@@ -64,7 +64,7 @@ def test_prose_is_text_only():
 
 
 def test_the_pull_request_comment_quotes_what_the_repository_holds(tmp_path):
-    write_tree(
+    committed(
         tmp_path,
         {
             "trainops.yaml": "roots: [broken, named]\n",
@@ -74,9 +74,6 @@ def test_the_pull_request_comment_quotes_what_the_repository_holds(tmp_path):
             "named/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n",
         },
     )
-    git(tmp_path, "init", "-q")
-    git(tmp_path, "add", "-A")
-    git(tmp_path, "commit", "-qm", "base")
     quoted = INJECTION.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
     write_tree(
         tmp_path,
