@@ -78,7 +78,7 @@ def test_git_in_mirror_mode_may_not_use_any_network_protocol(mirror):
         for i in range(int(env["GIT_CONFIG_COUNT"]))
     }
     assert settings["protocol.allow"] == "never"
-    assert settings["protocol.file.allow"] == "always"
+    assert settings["protocol.file.allow"] == "user"  # never for a submodule
 
 
 # As found: a remote base whose path after `//` climbed out with `../..` rendered a folder outside
@@ -293,3 +293,51 @@ def test_git_on_a_mirror_reads_no_configuration_file_and_no_location_from_the_en
     # A count git would refuse (entries missing) is dropped rather than passed on.
     broken = mirror_module.locked_environment({"GIT_CONFIG_COUNT": "3"})
     assert broken["GIT_CONFIG_KEY_0"] == mirror_module.LOCKED_SETTINGS[0][0]
+
+
+def test_a_submodule_of_a_mirror_repository_may_not_clone_a_repository_of_this_machine(tmp_path):
+    # kustomize's own fetch (a remote base with options trainops leaves to it) runs
+    # `git submodule update --init --recursive`; with file:// allowed for submodules
+    # (CVE-2022-39253), a .gitmodules naming a local repository copied it into the render.
+    private = write_tree(
+        tmp_path / "private",
+        {
+            "secret.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: private\n"
+            "data:\n  key: TOP-SECRET\n"
+        },
+    )
+    git(private, "init", "-q")
+    git(private, "add", "-A")
+    git(private, "commit", "-qm", "private")
+    work = write_tree(
+        tmp_path / "work",
+        {"deploy/kustomization.yaml": "resources:\n  - sub/secret.yaml\n"},
+    )
+    git(work, "init", "-q")
+    git(
+        work,
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        private.as_uri(),
+        "deploy/sub",
+    )
+    git(work, "add", "-A")
+    git(work, "commit", "-qm", "base")
+    git(work, "tag", "v1.0.0")
+    mirror = tmp_path / "mirror"
+    (mirror / "github.com" / "evil").mkdir(parents=True)
+    git(tmp_path, "clone", "-q", "--bare", str(work), str(mirror / "github.com/evil/base.git"))
+    write_tree(
+        tmp_path / "app",
+        {
+            "kustomization.yaml": "resources:\n"
+            "  - https://github.com/evil/base//deploy?ref=v1.0.0&timeout=30s\n"
+        },
+    )
+    built = run_trainops("build", "--mirror", str(mirror), str(tmp_path / "app"))
+    assert "TOP-SECRET" not in built.stdout + built.stderr
+    assert built.returncode == 2 and "Traceback" not in built.stderr, built.stderr
+    assert "transport 'file' not allowed" in built.stderr

@@ -124,6 +124,9 @@ def shadow_config(mirror_config: Path) -> bytes:
 # core.pager, core.askPass, credential.helper), and no network: git may read local repositories
 # (the shadow) and nothing else, so a remote base on another host, or over ssh, fails instead of
 # connecting out (and ext:: URLs, which run a command, are refused with every other protocol).
+# file:// only as `user`: for the fetch kustomize asks for, never for a submodule a repository's
+# .gitmodules names, which would copy any repository of this machine into the render (git's own
+# default since CVE-2022-39253; `always` brought that back).
 LOCKED_SETTINGS = (
     ("core.fsmonitor", "false"),
     ("core.hooksPath", os.devnull),
@@ -131,7 +134,7 @@ LOCKED_SETTINGS = (
     ("core.askPass", ""),
     ("credential.helper", ""),
     ("protocol.allow", "never"),
-    ("protocol.file.allow", "always"),
+    ("protocol.file.allow", "user"),
 )
 _USER_SETTINGS = re.compile(r"GIT_CONFIG_(?:COUNT|KEY_\d+|VALUE_\d+)")
 
