@@ -218,3 +218,20 @@ def test_a_file_in_a_subfolder_however_it_is_named_is_checked(mirror, repository
     assert "not checked" not in alone.stderr
     assert _findings(alone) == _findings(whole)
     assert {f["file"] for f in _findings(alone)} == set(files)
+
+
+def test_the_config_file_is_checked_with_every_root(mirror, repository):
+    # As found in review: `validate trainops.yaml` (which the hook passes when it changes) said
+    # "not checked" and exited 0, while a registry changed there failed the whole run.
+    config = repository / "trainops.yaml"
+    original = config.read_text()
+    assert "registry: " in original
+    config.write_text(original.replace("registry: ", "registry: other.example/", 1))
+    try:
+        alone = run_trainops("validate", "--format", "json", "trainops.yaml", cwd=repository)
+        whole = run_trainops("validate", "--format", "json", cwd=repository)
+    finally:
+        config.write_text(original)
+    assert "not checked" not in alone.stderr
+    assert alone.returncode == whole.returncode == 1, whole.stdout
+    assert _findings(alone) == _findings(whole)

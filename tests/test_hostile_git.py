@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
-from helpers import git, run_trainops, write_tree
+from helpers import committed, git, run_trainops, write_tree
 from trainops.render import mirror as mirror_module
 
 RAW = "https://raw.githubusercontent.com/volcano-sh/volcano/{ref}/{path}"
@@ -84,20 +85,15 @@ def test_git_in_mirror_mode_may_not_use_any_network_protocol(mirror):
 # As found: a remote base whose path after `//` climbed out with `../..` rendered a folder outside
 # the mirror's checkout; `build` printed it and `diff --format json` carried it into a comment.
 @pytest.mark.parametrize(
-    ("entry", "refusal"),
+    "entry",
     [
-        (
-            "https://github.com/kubernetes-sigs/kueue//../../../../etc?ref=v0.18.6",
-            "is not a plain relative path inside the repository",
-        ),
-        (
-            "https://github.com/kubernetes-sigs/kueue//config/../../..?ref=v0.18.6",
-            "is not a plain relative path inside the repository",
-        ),
-        ("https://github.com/../x//config?ref=v0.18.6", "is not a plain <owner>/<repo> name"),
+        "https://github.com/kubernetes-sigs/kueue//../../../../etc?ref=v0.18.6",
+        "https://github.com/kubernetes-sigs/kueue//config/../../..?ref=v0.18.6",
+        "https://github.com/../x//config?ref=v0.18.6",
     ],
 )
-def test_a_remote_base_path_may_not_leave_its_repository(mirror, tmp_path, entry, refusal):
+def test_a_remote_base_path_may_not_leave_its_repository(mirror, tmp_path, entry):
+    refusal = "is not a plain URL: no `.` or `..` segment"
     write_tree(tmp_path / "app", {"kustomization.yaml": f"resources:\n  - {entry}\n"})
     built = run_trainops("build", str(tmp_path / "app"))
     assert built.returncode == 2 and built.stdout == "" and "Traceback" not in built.stderr
@@ -341,3 +337,86 @@ def test_a_submodule_of_a_mirror_repository_may_not_clone_a_repository_of_this_m
     assert "TOP-SECRET" not in built.stdout + built.stderr
     assert built.returncode == 2 and "Traceback" not in built.stderr, built.stderr
     assert "transport 'file' not allowed" in built.stderr
+
+
+def _victim(tmp_path: Path) -> Path:
+    """A git repository of this machine, not the one under review, holding a secret."""
+    return committed(
+        tmp_path / "victim",
+        {
+            "app/kustomization.yaml": "resources:\n  - secret.yaml\n",
+            "app/secret.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n"
+            "data:\n  password: OTHER-REPO-PASSWORD\n",
+        },
+    )
+
+
+# As found in review: the options made trainops leave the entry to kustomize, whose fetch, sent to
+# the shadow's file:// URL, climbed out of it to any repository of the machine; online, a file://
+# entry did the same.
+@pytest.mark.parametrize(
+    ("entry", "refusal", "offline"),
+    [
+        (
+            "https://github.com/../../../../../../../../../..{victim}//app?ref=master&timeout=60s",
+            "is not a plain URL",
+            True,
+        ),
+        ("https://github.com/%2e%2e/x//app?ref=master&timeout=60s", "is not a plain URL", True),
+        ("file://{victim}//app?ref=master", "a file:// remote reads a repository", False),
+        ("git::file://{victim}//app?ref=master", "a file:// remote reads a repository", False),
+    ],
+)
+def test_a_remote_entry_may_not_reach_a_repository_of_this_machine(
+    mirror, tmp_path, entry, refusal, offline
+):
+    victim = _victim(tmp_path)
+    write_tree(
+        tmp_path / "app", {"kustomization.yaml": f"resources:\n  - {entry.format(victim=victim)}\n"}
+    )
+    env = {} if offline else {"TRAINOPS_MIRROR": ""}
+    built = run_trainops("build", str(tmp_path / "app"), env=env, cwd=tmp_path)
+    assert "OTHER-REPO-PASSWORD" not in built.stdout + built.stderr
+    assert built.returncode == 2 and "Traceback" not in built.stderr, built.stderr
+    assert refusal in built.stderr
+
+
+def test_a_mirror_is_its_plain_repositories_only(tmp_path):
+    # As found in review: a mirror the repository names linked github.com/acme/private.git to
+    # another repository of the machine, whose refs and objects the shadow then served.
+    victim = _victim(tmp_path)
+    mirror = _mirror_holding(tmp_path / "upstream", {"a.yaml": "a: 1\n"}, {})
+    (mirror / "github.com" / "acme").mkdir()
+    (mirror / "github.com" / "acme" / "private.git").symlink_to(victim / ".git")
+    (mirror / "github.com" / "linked").symlink_to(mirror / "github.com" / "evil")
+    borrowed = tmp_path / "borrowed.git"
+    git(tmp_path, "clone", "-q", "--bare", str(tmp_path / "upstream" / "work"), str(borrowed))
+    (borrowed / "objects" / "info" / "alternates").write_text(f"{victim / '.git' / 'objects'}\n")
+    os.rename(borrowed, mirror / "github.com" / "evil" / "borrowed.git")
+    assert mirror_module.mirror_repositories(mirror) == [mirror / "github.com/evil/base.git"]
+
+
+def test_checkouts_and_renders_are_kept_by_mirror_as_well_as_by_commit(mirror, tmp_path):
+    # As found in review: a mirror the repository named held the real commit with one object
+    # forged; its checkout, kept by commit alone, was then read by runs from the user's mirror.
+    from trainops.render import remote_bases, render_cache
+
+    copy = tmp_path / "copy"
+    shutil.copytree(
+        mirror / "github.com" / "kubernetes-sigs" / "jobset.git",
+        copy / "github.com" / "kubernetes-sigs" / "jobset.git",
+    )
+    commit = remote_bases.commit_of(mirror, "kubernetes-sigs/jobset", "v0.12.0")
+    assert commit is not None and commit == remote_bases.commit_of(
+        copy, "kubernetes-sigs/jobset", "v0.12.0"
+    )
+    assert remote_bases.held_as(mirror, "kubernetes-sigs/jobset") != remote_bases.held_as(
+        copy, "kubernetes-sigs/jobset"
+    )
+    app = write_tree(
+        tmp_path / "app",
+        {
+            "kustomization.yaml": "resources:\n  - https://github.com/kubernetes-sigs/jobset.git//config/default?ref=v0.12.0\n"
+        },
+    )
+    assert render_cache.inputs(app, mirror).parts != render_cache.inputs(app, copy).parts

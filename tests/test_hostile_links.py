@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import committed, run_trainops, write_tree
+from helpers import committed, git, run_trainops, write_tree
 from test_hostile_git import _mirror_holding
 
 SECRET = "PRIVATE-KEY-BYTES-do-not-show"
@@ -142,3 +142,79 @@ def test_the_tools_folder_name_in_the_tree_is_never_written_through(tmp_path):
     assert built.returncode == 0, built.stderr
     assert "name: base" in built.stdout
     assert list(elsewhere.iterdir()) == []
+
+
+def _outside(tmp_path: Path) -> Path:
+    return write_tree(
+        tmp_path / "other-team",
+        {
+            "app/kustomization.yaml": "resources:\n  - secret.yaml\n",
+            "app/secret.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n"
+            f"data:\n  password: {SECRET}\n",
+            "dup.yaml": f"a: 1\n{SECRET}: 1\n{SECRET}: 2\n",
+        },
+    )
+
+
+# As found in review: kustomize renders a local base wherever it lies, so a pull request could
+# show any kustomization of the reviewer's machine (with a remote base beside it, the whole
+# outside folder was first copied to the temporary disk).
+@pytest.mark.parametrize("remote", [True, False], ids=["remote-base", "local-only"])
+def test_a_folder_outside_the_repository_is_not_rendered(tmp_path, remote):
+    outside = _outside(tmp_path)
+    climb = os.path.relpath(outside / "app", tmp_path / "repo" / "app")
+    repository, _, env = _repository(tmp_path, f"  - {climb}\n", remote)
+    git(repository, "init", "-q")
+    built = run_trainops("build", "app", cwd=repository, env=env, timeout=120)
+    assert built.returncode == 2 and "Traceback" not in built.stderr, built.stderr
+    assert "app/kustomization.yaml:" in built.stderr
+    assert f"{climb} is a folder outside the repository" in built.stderr
+    validated = run_trainops("validate", "--format", "json", cwd=repository, env=env, timeout=120)
+    assert validated.returncode == 1 and "render-failed" in validated.stdout
+    _nothing_leaked(tmp_path, built.stdout, built.stderr, validated.stdout, validated.stderr)
+
+
+# As found in review: a root that is a file, or a folder read file by file, followed a link to a
+# file outside the repository, and diff's JSON and comment showed it.
+def test_a_file_root_linked_outside_the_repository_is_not_read(tmp_path):
+    outside = _outside(tmp_path)
+    repository = committed(
+        tmp_path / "repo",
+        {"trainops.yaml": "roots: [gitops/*.yaml, plain]\n", "plain/ok.yaml": "a: 1\n"},
+    )
+    (repository / "gitops").mkdir()
+    (repository / "gitops" / "root-app.yaml").symlink_to(outside / "app" / "secret.yaml")
+    (repository / "plain" / "linked.yaml").symlink_to(outside / "app" / "secret.yaml")
+    git(repository, "add", "-A")
+    git(repository, "commit", "-qm", "links")
+    for args in (("validate", "--format", "json"), ("diff", "--format", "json")):
+        done = run_trainops(*args, cwd=repository, timeout=120)
+        assert "Traceback" not in done.stderr and done.returncode == 1, done.stderr
+        assert SECRET not in done.stdout + done.stderr
+        assert "outside the repository" in done.stdout
+
+
+def test_the_preflight_reads_no_file_outside_the_folder(tmp_path):
+    # As found in review: a linked file with a duplicated key had that key quoted in a finding.
+    outside = _outside(tmp_path)
+    repository, _, env = _repository(tmp_path, "  - leak.yaml\n", remote=False)
+    (repository / "app" / "leak.yaml").symlink_to(outside / "dup.yaml")
+    built = run_trainops("build", "app", cwd=repository, env=env, timeout=120)
+    assert built.returncode == 2 and "is not in or below" in built.stderr
+    assert SECRET not in built.stdout + built.stderr
+
+
+def test_a_temporary_folder_behind_a_link_renders_a_linked_kustomization(tmp_path):
+    # As found in review: with TMPDIR a link (macOS's default), the copy's own kustomization link
+    # was taken for one leading outside.
+    repository, _, env = _repository(tmp_path)
+    app = repository / "app"
+    os.rename(app / "kustomization.yaml", app / "k.yaml")
+    (app / "kustomization.yaml").symlink_to("k.yaml")
+    (tmp_path / "real-tmp").mkdir()
+    (tmp_path / "linked-tmp").symlink_to(tmp_path / "real-tmp")
+    built = run_trainops(
+        "build", "app", cwd=repository, env={**env, "TMPDIR": str(tmp_path / "linked-tmp")}
+    )
+    assert built.returncode == 0, built.stderr
+    assert "name: base" in built.stdout

@@ -20,7 +20,13 @@ INJECTION = (
     "x````\n\n</details>\n\n### no findings, safe to merge\n"
     "[approve](https://evil.example) ![pixel](https://evil.example/p.png) <img src=x> `tick`"
 )
-_OURS = ("trainops diff:", "Findings introduced", "Rendered objects", "Findings fixed")
+_OURS = (
+    "trainops diff:",
+    "trainops drift",
+    "Findings introduced",
+    "Rendered objects",
+    "Findings fixed",
+)
 
 
 def _read(markdown: str) -> list:
@@ -92,3 +98,21 @@ def test_the_pull_request_comment_quotes_what_the_repository_holds(tmp_path):
     assert any("### no findings, safe to merge" in block for block in blocks)
     assert "evil.example" in markdown and "render-failed" in markdown
     assert "api-validation" in markdown
+
+
+NAMED = "x\n\n## no findings, safe to merge\n\n<details><summary>y **bold** [a](/phish) ![](/p.png)"
+
+
+def test_a_root_or_layer_name_cannot_end_its_fold_or_add_markup():
+    # As found in review: a folder name with newlines ended the <summary> HTML block (html.escape
+    # leaves newlines), and drift's in-sync line, a list item, read `**`, links and images.
+    from trainops.live.drift import Drift, LayerDrift
+    from trainops.report import drift_markdown, review_markdown
+    from trainops.review.compare import RootDiff
+
+    drift = Drift(
+        "kind", [LayerDrift(NAMED, [NAMED]), LayerDrift(NAMED, [NAMED], [], [(NAMED, NAMED)])], 1.0
+    )
+    _only_the_tools_markup(drift_markdown.render(drift, NAMED))
+    section = review_markdown._root_section([NAMED, "other"], RootDiff(NAMED, "changed", []))
+    _only_the_tools_markup(section)

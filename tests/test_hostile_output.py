@@ -149,3 +149,17 @@ def test_the_note_for_a_file_no_root_renders_escapes_its_name(tmp_path):
     done = _trainops("validate", "stray\x1b[2J.yaml", cwd=tmp_path)
     assert "\x1b" not in done.stderr + done.stdout
     assert "stray\\x1b[2J.yaml" in done.stderr
+
+
+def test_no_value_starts_a_line_as_a_github_workflow_command(tmp_path):
+    # As found in review: a file named `::notice title=trainops::all clean.yaml`, printed at the
+    # start of a line of `validate`'s text, became a notice on the pull request in CI.
+    assert visible("::notice title=t::all clean") == "\\x3a:notice title=t::all clean"
+    assert visible("  ::error::x") == "  \\x3a:error::x"
+    assert visible("a::b") == "a::b" and visible(":x") == ":x"
+    name = "::notice title=trainops::all roots clean, safe to merge.yaml"
+    write_tree(tmp_path, {name: "apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n"})
+    done = _trainops("validate", name, cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    lines = (done.stdout + done.stderr).splitlines()
+    assert not [line for line in lines if line.lstrip().startswith("::")], lines

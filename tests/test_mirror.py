@@ -79,9 +79,17 @@ def test_git_environment_appends_to_existing_git_config_entries(mirror):
     assert "GIT_CONFIG_COUNT" not in os.environ or os.environ["GIT_CONFIG_COUNT"] != str(last + 1)
 
 
-def test_without_a_mirror_git_is_left_alone():
-    env = mirror_module.git_environment(None, {"PATH": "/bin"})
-    assert env == {"PATH": "/bin", "GIT_TERMINAL_PROMPT": "0"}
+def test_without_a_mirror_git_keeps_the_users_settings_but_no_location_and_no_local_repository():
+    hook = {"PATH": "/bin", "GIT_DIR": "/repo/.git", "GIT_INDEX_FILE": "/repo/.git/index.lock"}
+    env = mirror_module.git_environment(None, {**hook, "GIT_SSH_COMMAND": "ssh -i key"})
+    assert env == {
+        "PATH": "/bin",
+        "GIT_SSH_COMMAND": "ssh -i key",  # the user's own, for their private remotes
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_CONFIG_COUNT": "1",
+        "GIT_CONFIG_KEY_0": "protocol.file.allow",
+        "GIT_CONFIG_VALUE_0": "never",
+    }
 
 
 def test_missing_mirror_folder(tmp_path):

@@ -253,7 +253,8 @@ def test_a_remote_base_is_read_from_its_checkout_and_its_origin_names_the_remote
 ):
     renderer = Renderer(find_kustomize(), mirror)
     output = renderer.render(REPO / "operators" / "jobset")
-    checkouts = list((private_cache / "remotes" / "kubernetes-sigs" / "jobset").iterdir())
+    held = remote_bases.held_as(mirror, "kubernetes-sigs/jobset")
+    checkouts = list((private_cache / "remotes" / held).iterdir())
     assert len(checkouts) == 1 and len(checkouts[0].name) == 40  # one commit, checked out once
     origins = {
         output.origins(json_origin)[0]
@@ -508,7 +509,8 @@ def test_a_commit_the_mirror_lacks_is_an_error_naming_it_and_leaves_nothing_behi
         CannotRun, match=f"cannot check out kubernetes-sigs/jobset at {missing} from the mirror: .+"
     ):
         remote_bases.tree(mirror, "kubernetes-sigs/jobset", missing)
-    assert list((private_cache / "remotes" / "kubernetes-sigs" / "jobset").iterdir()) == []
+    held = remote_bases.held_as(mirror, "kubernetes-sigs/jobset")
+    assert list((private_cache / "remotes" / held).iterdir()) == []
 
 
 def test_a_cached_parse_or_render_is_keyed_by_the_code_that_made_it(

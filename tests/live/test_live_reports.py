@@ -90,7 +90,7 @@ def test_drift_in_each_format():
     )
     markdown = _written(drift_markdown.write, drift)
     assert "<details open><summary><code>overlays/kind/platform</code>" in markdown
-    assert "- <code>overlays/kind/workloads</code>: in sync" in markdown
+    assert "- `overlays/kind/workloads`: in sync" in markdown
     data = json.loads(_written(drift_json.write, drift))
     assert data["summary"] == {
         "changed": 2,

@@ -17,7 +17,7 @@ from trainops.check.redact import secret_values, without_secrets
 from trainops.knowledge.decoding import read_as_server
 from trainops.knowledge.schema import core
 from trainops.knowledge.schema.catalog import Catalog
-from trainops.model import field_lines, ignores, objects
+from trainops.model import field_lines, ignores, objects, repository
 from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS, Config
 from trainops.model.errors import CannotRun
 from trainops.model.field_lines import field_line
@@ -117,6 +117,10 @@ def roots_in_context(
     read: dict[Path, set[Path]] = {}
     for path in paths:
         resolved = path.resolve()
+        if config.file is not None and resolved == config.file.resolve():
+            # What it declares (profiles, registries, images, rules) bears on every root.
+            whole += [Root(r) for r in configured]
+            continue
         inside = resolved.is_relative_to(config.folder)
         if (
             path == STDIN
@@ -150,7 +154,14 @@ def _read_files(root: Root, reading: Reading | None = None) -> Rendered:
         rendered = Rendered(root.name, path=None)
         _absorb(rendered, objects.parse_stream(root.text, root.name))
         return rendered
-    files, refused = objects.yaml_files(root.path) if root.path.is_dir() else ([root.path], [])
+    if root.path.is_dir():
+        files, refused = objects.yaml_files(root.path)
+    elif root.path.is_symlink() and repository.leaves(
+        root.path, repository.repository_of(root.path.parent)
+    ):
+        files, refused = [], [(root.path, objects.OUTSIDE)]
+    else:
+        files, refused = [root.path], []
     rendered = Rendered(root.name, path=root.path)
     for folder, why in refused:
         rendered.syntax_errors.append(Problem(display(folder), None, f"cannot be read: {why}"))

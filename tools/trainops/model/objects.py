@@ -21,7 +21,7 @@ from typing import TypeVar
 import yaml
 import yaml_rs
 
-from trainops.model import cache
+from trainops.model import cache, repository
 from trainops.model.paths import display
 from trainops.model.yaml_bounds import (
     MAX_DEPTH,
@@ -1227,7 +1227,8 @@ def read_text(path: Path) -> str:
 
 def yaml_files(folder: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
     """The YAML files under `folder` (symlinked folders not followed), and each folder under it
-    that cannot be listed, with why: what it holds is unknown, which is not the same as nothing."""
+    that cannot be listed, or link that leads out of the repository, with why: what it holds is
+    unknown, which is not the same as nothing."""
     refused: list[tuple[Path, str]] = []
 
     def on_error(error: OSError) -> None:
@@ -1239,4 +1240,14 @@ def yaml_files(folder: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
         for name in names
         if name.endswith((".yaml", ".yml"))
     ]
-    return sorted(p for p in found if p.is_file()), sorted(refused)
+    top = repository.repository_of(folder)
+    files = []
+    for path in found:
+        if path.is_symlink() and repository.leaves(path, top):
+            refused.append((path, OUTSIDE))
+        elif path.is_file():
+            files.append(path)
+    return sorted(files), sorted(refused)
+
+
+OUTSIDE = "a symbolic link to a file outside the repository, not read"

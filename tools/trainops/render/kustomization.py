@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from trainops.model import objects, yaml_bounds
+from trainops.model import objects, repository, yaml_bounds
 from trainops.model.config import Config
 
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
@@ -275,6 +275,25 @@ def _local_folders(directory: Path) -> list[Path]:
                 if target.is_dir():
                     folders.append(target)
     return folders
+
+
+def outside_repository(root: Path) -> tuple[Path, str, Path] | None:
+    """(the kustomization folder, its entry, the repository) for the first folder `root` includes
+    that lies outside the repository `root` is in, a symbolic link followed; None when there is
+    none, or `root` is in no repository."""
+    top = repository.repository_of(root)
+    if top is None:
+        return None
+    for folder in reachable(root):
+        for target in local_folders(folder):
+            if target.is_relative_to(top):
+                continue
+            loaded = read_kustomization(folder)
+            for field in _REFERENCE_FIELDS:
+                for entry in loaded.get(field) or []:
+                    if isinstance(entry, str) and (folder / entry).resolve() == target:
+                        return folder, entry, top
+    return None
 
 
 def reachable(root: Path) -> list[Path]:

@@ -40,7 +40,19 @@ def mirror_repositories(mirror: Path) -> list[Path]:
             f"{mirror}: not a mirror: it has no github.com/ folder "
             "(expected github.com/<owner>/<repo>.git bare repositories)"
         )
-    return sorted(p for p in hosted.glob("*/*.git") if (p / "objects").is_dir())
+    return sorted(p for p in hosted.glob("*/*.git") if _plain_repository(p))
+
+
+def _plain_repository(path: Path) -> bool:
+    """A bare repository of the mirror's own: not a link (to any repository of this machine), and
+    with no alternates (objects read from elsewhere)."""
+    return (
+        not path.is_symlink()
+        and not path.parent.is_symlink()
+        and (path / "objects").is_dir()
+        and not (path / "objects").is_symlink()
+        and not (path / "objects" / "info" / "alternates").exists()
+    )
 
 
 def _write_if_changed(path: Path, content: bytes) -> None:
@@ -77,13 +89,20 @@ def _signature(mirror: Path, shadow: Path, repositories: list[Path]) -> tuple:
     return tuple(signature)
 
 
+def source_key(mirror: Path) -> str:
+    """What names `mirror` in the cache. A commit's files are kept by mirror as well as by commit:
+    a mirror is only as true as whoever wrote it, and a mirror the repository under review names
+    (with objects whose content is not what their names say) must not leave a checkout, a
+    stubbed copy or a render that a run from another mirror would take for its own."""
+    return hashlib.sha256(str(mirror.resolve()).encode()).hexdigest()[:16]
+
+
 def shadow_mirror(mirror: Path) -> Path:
     """Build (or refresh) the git-usable shadow of `mirror` and return its path."""
     mirror = mirror.resolve()
     if not mirror.is_dir():
         raise CannotRun(f"{mirror}: mirror folder does not exist")
-    key = hashlib.sha256(str(mirror).encode()).hexdigest()[:16]
-    shadow = cache.cache_root() / "mirrors" / key
+    shadow = cache.cache_root() / "mirrors" / source_key(mirror)
     repositories = mirror_repositories(mirror)
     with _shadows_lock:
         if _shadows.get((mirror, shadow)) == _signature(mirror, shadow, repositories):
@@ -148,16 +167,38 @@ def locked_environment(
     GIT_INDEX_FILE would point git elsewhere), and never a prompt."""
     inherited = os.environ if base is None else base
     env = {k: v for k, v in inherited.items() if not k.startswith("GIT_")}
-    count = inherited.get("GIT_CONFIG_COUNT", "")
-    index = int(count) if count.isdigit() and len(count) < 4 else 0
-    for i in range(index):
-        key, value = inherited.get(f"GIT_CONFIG_KEY_{i}"), inherited.get(f"GIT_CONFIG_VALUE_{i}")
-        if key is None or value is None:  # git refuses a count its entries do not fill
-            index = 0
-            break
-    env.update({k: v for k, v in inherited.items() if index and _USER_SETTINGS.fullmatch(k)})
+    env.update({k: v for k, v in inherited.items() if _USER_SETTINGS.fullmatch(k)})
     env.update(GIT_TERMINAL_PROMPT="0", GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
-    for key, value in (*LOCKED_SETTINGS, *settings):
+    return _with_settings(env, (*LOCKED_SETTINGS, *settings))
+
+
+# Where git looks for the repository it works on: set by git for its hooks (a pre-commit hook
+# sees GIT_INDEX_FILE, a worktree's GIT_DIR), never meant for the clones trainops has made.
+_LOCATIONS = frozenset(
+    (
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_COMMON_DIR",
+        "GIT_NAMESPACE",
+        "GIT_PREFIX",
+        "GIT_QUARANTINE_PATH",
+    )
+)
+
+
+def _with_settings(env: dict[str, str], settings: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """`env` with `settings` appended to its GIT_CONFIG_* entries (a count git would refuse, its
+    entries missing, is started afresh)."""
+    count = env.get("GIT_CONFIG_COUNT", "")
+    index = int(count) if count.isdigit() and len(count) < 4 else 0
+    if any(
+        f"GIT_CONFIG_KEY_{i}" not in env or f"GIT_CONFIG_VALUE_{i}" not in env for i in range(index)
+    ):
+        index = 0
+    for key, value in settings:
         env[f"GIT_CONFIG_KEY_{index}"] = key
         env[f"GIT_CONFIG_VALUE_{index}"] = value
         index += 1
@@ -169,9 +210,14 @@ def git_environment(mirror: Path | None, base: dict[str, str] | None = None) -> 
     """The environment for a kustomize process: never prompt; with a `mirror`, fetch GitHub from
     it, with git locked down (locked_environment)."""
     if mirror is None:
-        env = dict(os.environ if base is None else base)
+        # Online, the user's configuration stays (credentials, proxies), but not a location: a
+        # hook's GIT_DIR or GIT_INDEX_FILE would have kustomize's clone write into the user's
+        # repository. Nor a local repository (refused_remote refuses file:// entries; this holds
+        # for submodules and redirects too).
+        inherited = os.environ if base is None else base
+        env = {k: v for k, v in inherited.items() if k not in _LOCATIONS}
         env["GIT_TERMINAL_PROMPT"] = "0"
-        return env
+        return _with_settings(env, (("protocol.file.allow", "never"),))
     shadow = shadow_mirror(mirror)
     redirect = (f"url.{(shadow / 'github.com').as_uri()}/.insteadOf", GITHUB)
     return locked_environment(base, (redirect,))
@@ -234,6 +280,9 @@ def unsafe_ref(ref: str) -> str | None:
     return f"ref {ref!r} is not a tag or branch name (letters, digits and . _ / + -, not first -)"
 
 
+_LOCAL_REMOTE = re.compile(r"(?i)(?:git::)?file:")
+
+
 def refused_remote(entry: str, offline: bool) -> str | None:
     """Why a kustomization's remote entry must not be rendered, or None.
 
@@ -244,6 +293,15 @@ def refused_remote(entry: str, offline: bool) -> str | None:
         name, _, value = query.partition("=")
         if name in ("ref", "version") and unsafe_ref(value):
             return unsafe_ref(value)
+    if _LOCAL_REMOTE.match(entry):
+        return (
+            "a file:// remote reads a repository of this machine, not one the repository pins: "
+            "name its https://github.com/ URL, or vendor the files into the repository"
+        )
+    location = entry.partition("?")[0].split("://", 1)[-1]
+    if any(part in (".", "..") or "%" in part for part in re.split(r"[/:]+", location)):
+        # Rewritten to the shadow's file:// URL, `github.com/../..` would leave the mirror.
+        return f"remote {location!r} is not a plain URL: no `.` or `..` segment, no %-escape"
     if offline and not entry.startswith(GITHUB):
         return (
             "only https://github.com/ remote bases render offline from the mirror; "

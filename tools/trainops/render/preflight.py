@@ -71,8 +71,8 @@ def refusal(root: Path) -> Refusal | None:
                 return _at_entry(
                     folder, entry, f"{entry} is {kind}: kustomize would wait on it forever"
                 )
-            if not parsed:
-                continue
+            if not parsed or not Path(path).resolve().is_relative_to(folder.resolve()):
+                continue  # outside the folder: kustomize refuses to load it, unread
             try:
                 text = read_text(path)
             except Unreadable:

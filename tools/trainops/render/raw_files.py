@@ -117,7 +117,7 @@ def _remote_bases(
             read_elsewhere = (
                 composition is not None
                 and composition.values_only
-                and has_stub_tree(base.owner_repo, commit)
+                and has_stub_tree(remote_bases.held_as(mirror_dir, base.owner_repo), commit)
             )
             checkout = remote_bases.tree(
                 mirror_dir, base.owner_repo, commit, verify=not read_elsewhere
@@ -135,7 +135,7 @@ def _localize(copied: Path, entry: str, local: str, copy_top: Path, top: Path) -
     kustomization_file = kustomization.kustomization_file(copied)
     assert kustomization_file is not None
     if kustomization_file.is_symlink():  # written as a file of the copy, never through the link
-        if not kustomization_file.resolve().is_relative_to(copy_top):
+        if not kustomization_file.resolve().is_relative_to(copy_top.resolve()):
             raise UnsafeFile(
                 top / kustomization_file.relative_to(copy_top),
                 "a kustomization file that is a symbolic link to a file outside the tree it "
@@ -198,7 +198,9 @@ def offline_tree(
         for folder, base, commit, checkout in bases:
             copied = copy_top / folder.relative_to(top)
             read = (
-                composition.folder_for(checkout, base.owner_repo, commit, base.path)
+                composition.folder_for(
+                    checkout, remote_bases.held_as(mirror_dir, base.owner_repo), commit, base.path
+                )
                 if composition is not None
                 else checkout
             )

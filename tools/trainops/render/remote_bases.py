@@ -106,6 +106,11 @@ def _git(
     return processes.run(["git", *argv], timeout=GIT_TIMEOUT_SECONDS, env=env, text=text)
 
 
+def held_as(mirror_dir: Path, owner_repo: str) -> str:
+    """`owner_repo` as the mirror holds it: what the cache keeps its commits' files under."""
+    return f"{mirror.source_key(mirror_dir)}/{owner_repo}"
+
+
 def commit_of(mirror_dir: Path, owner_repo: str, ref: str) -> str | None:
     """The commit `ref` names in the mirror's `owner_repo`, or None when the mirror lacks it."""
     key = (mirror_dir, owner_repo, ref)
@@ -159,7 +164,7 @@ def tree(mirror_dir: Path, owner_repo: str, commit: str, verify: bool = True) ->
     (kustomize reads the stubbed copy of the commit instead: raw_files.offline_tree)."""
     if not _plain_repository(owner_repo):
         raise CannotRun(f"repository {owner_repo!r} is not a plain <owner>/<repo> name")
-    target = cache.cache_root() / "remotes" / owner_repo / commit
+    target = cache.cache_root() / "remotes" / held_as(mirror_dir, owner_repo) / commit
     with _lock:
         if target in _verified:
             return target

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from trainops.model import cache, objects, processes
 from trainops.model.errors import CannotRun
-from trainops.render import crd_stubs, kustomization, raw_files, remote_bases
+from trainops.render import crd_stubs, kustomization, mirror, raw_files, remote_bases
 
 if TYPE_CHECKING:
     from trainops.render.kustomize import InProcessKustomize, Kustomize
@@ -76,7 +76,8 @@ def inputs(directory: Path, mirror_dir: Path | None, skeleton: bool = False) -> 
             commit = _remote_commit(value, mirror_dir)
             if commit is None:
                 return None
-            parts.append(f"remote {value} {commit}")
+            assert mirror_dir is not None  # a commit is found only in a mirror
+            parts.append(f"remote {value} {commit} {mirror.source_key(mirror_dir)}")
     root = directory.resolve()
     for name, path in sorted((os.path.relpath(path, root), path) for path in files):
         if path in patches:

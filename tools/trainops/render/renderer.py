@@ -140,6 +140,17 @@ class Renderer:
             unreadable = kustomization.unreadable(folder)
             if unreadable:
                 raise RenderFailure(*unreadable)
+        outside = kustomization.outside_repository(directory)
+        if outside is not None:
+            folder, entry, top = outside
+            where = kustomization.locate_entry(folder, entry)
+            file, line = where if where else (folder, None)
+            raise RenderFailure(
+                file,
+                line,
+                f"{entry} is a folder outside the repository ({display(top)}): kustomize would "
+                "read it from this machine, not from the repository; move it into the repository",
+            )
         inner = self._passed_through(directory)
         if inner is not None:
             # Printed as the one folder it lists (tests/test_crd_stubs.py compares them): the

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from trainops.model import repository
 from trainops.model.errors import CannotRun
 
 WORKTREE = "working tree"
@@ -81,4 +82,5 @@ def checked_out(top: Path, revision: Revision) -> Iterator[Path]:
             if done.returncode != 0:
                 cause = (done.stderr.strip().splitlines() or ["git failed"])[-1]
                 raise CannotRun(f"cannot check out {revision.describe()}: {cause}")
+        (tree / repository.REVISION_MARK).touch()  # the top of the repository as it was
         yield tree

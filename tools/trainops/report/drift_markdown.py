@@ -4,12 +4,11 @@ them (live → git)."""
 
 from __future__ import annotations
 
-import html
 from typing import TextIO
 
 from trainops.live.drift import CHANGED, EXTRA, MISSING, Drift, LayerDrift
 from trainops.report.drift_text import headline
-from trainops.report.markdown import code, fence
+from trainops.report.markdown import code, fence, html_code, html_text, prose
 from trainops.report.review_common import schema_summary, shown_fields
 from trainops.report.review_markdown import field_lines  # as `diff` writes them
 from trainops.report.visible import visible_lines
@@ -22,10 +21,10 @@ _MARK = {
 
 
 def _section(layer: LayerDrift) -> str:
-    owners = f" ({html.escape(', '.join(layer.owners))})" if layer.owners else ""
-    label = f"<code>{html.escape(layer.layer)}</code>{owners}"
-    if layer.in_sync:
-        return f"- {label}: in sync\n"
+    owners = ", ".join(layer.owners)
+    if layer.in_sync:  # a list item: Markdown, where `<code>` would not stop `**` or `[…](…)`
+        return f"- {code(layer.layer)}{f' ({prose(owners)})' if owners else ''}: in sync\n"
+    label = f"{html_code(layer.layer)}{f' ({html_text(owners)})' if owners else ''}"
     lines = []
     for item in layer.objects:
         mark, what = _MARK[item.drift]

@@ -13,6 +13,7 @@ report (visible.visible_lines).
 
 from __future__ import annotations
 
+import html
 import re
 
 _TICKS = re.compile(r"`+")
@@ -45,3 +46,14 @@ def prose(text: object) -> str:
     """`text` as running text: every markup character escaped, newlines shown as ↵ (also fit for
     a table cell, where `|` would end the cell)."""
     return _MARKUP.sub(r"\\\1", _NEWLINES.sub(" ↵ ", str(text)))
+
+
+def html_code(text: object) -> str:
+    """`text` as `<code>` in an HTML block (a `<summary>`), where Markdown is not read but a
+    newline, leaving a blank line, would end the block."""
+    return f"<code>{html.escape(_NEWLINES.sub('↵', str(text)))}</code>"
+
+
+def html_text(text: object) -> str:
+    """`text` as plain text in an HTML block."""
+    return html.escape(_NEWLINES.sub(" ↵ ", str(text)))

@@ -7,11 +7,10 @@ quoted so that it cannot change the comment around it (markdown.py)."""
 from __future__ import annotations
 
 import difflib
-import html
 from typing import TextIO
 
 from trainops.model.findings import Finding
-from trainops.report.markdown import code, fence, prose
+from trainops.report.markdown import code, fence, html_code, prose
 from trainops.report.review_common import (
     headline,
     multiline,
@@ -73,7 +72,7 @@ def _object_lines(change: ObjectChange) -> list[str]:
 def _root_section(names: list[str], root: RootDiff) -> str:
     counts = root.counts()
     # <summary> is HTML: GitHub does not render backticks in it.
-    label = ", ".join(f"<code>{html.escape(n)}</code>" for n in names[:3]) + (
+    label = ", ".join(html_code(n) for n in names[:3]) + (
         f" and {len(names) - 3} more" if len(names) > 3 else ""
     )
     same = " (identical changes)" if len(names) > 1 else ""

@@ -1,8 +1,9 @@
 """Text from the repository made safe to show: control characters written as escapes.
 
 Names, paths and messages come from files anyone can write. Raw, an ESC sequence rewrites the
-terminal, a newline forges a line of output (or a GitHub workflow command), and XML 1.0 cannot
-hold most control characters at all, so a JUnit report holding one is not well-formed.
+terminal, a newline forges a line of output (or a GitHub workflow command, as does a value that
+starts a line with `::`), and XML 1.0 cannot hold most control characters at all, so a JUnit
+report holding one is not well-formed.
 """
 
 from __future__ import annotations
@@ -21,9 +22,16 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+# A line that starts with `::` is a GitHub Actions workflow command (::notice, ::error,
+# ::add-mask, ::stop-commands), whatever prints it: a value that would start a line of a report
+# (a file named `::notice title=trainops::all clean.yaml`) has its first colon escaped.
+_COMMAND = re.compile(r"^(\s*):(?=:)")
+
+
 def visible(text: object) -> str:
-    """`text` with every character a reader or an XML parser would mishandle escaped."""
-    return _HIDDEN.sub(_escape, str(text))
+    """`text` with every character a reader or an XML parser would mishandle escaped, and no
+    workflow command at its start."""
+    return _COMMAND.sub(r"\1\\x3a", _HIDDEN.sub(_escape, str(text)))
 
 
 def visible_lines(text: str) -> str:
