@@ -1,5 +1,6 @@
 """The documentation: the site builds strictly, the references cover every command, option, rule
-and environment, and the getting-started page's examples print what it shows."""
+and environment, the getting-started page's examples print what it shows, and the README stays
+short and points at the site."""
 
 from __future__ import annotations
 
@@ -199,3 +200,15 @@ def test_a_getting_started_example_prints_what_the_page_shows(mirror, command, s
     assert done.returncode == 0, done.stderr
     printed = done.stdout + done.stderr
     assert matches(shown, printed), f"the page shows:\n{shown}\n$ {command} printed:\n{printed}"
+
+
+# The README --------------------------------------------------------------------------------
+
+
+def test_the_readme_is_short_and_points_at_the_site():
+    readme = (REPO / "README.md").read_text()
+    assert len(readme.splitlines()) <= 250
+    for page in re.findall(r"\]\((docs/[^)#]+)", readme):
+        assert (REPO / page).is_file(), page
+    for command in ("make validate", "make test"):
+        assert command in readme
