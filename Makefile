@@ -36,9 +36,9 @@ $(BYTECODE): $(STAMP) $(SOURCES)
 test: lint
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 2 --dist worksteal
 
-# Style, lint and types: ruff (config in pyproject.toml) on the tool, its tests and benchmarks,
+# Style, lint and types: ruff (config in pyproject.toml) on the tool, its tests, benchmarks and docs hook,
 # pyright in standard mode on the tool, and import-linter's contracts on the tool's import graph.
-LINTED := tools tests bench
+LINTED := tools tests bench docs
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check $(LINTED)

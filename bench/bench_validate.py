@@ -287,8 +287,8 @@ LAYOUTS = [("a file per resource", 10_000, False), ("a tenth custom resources", 
 
 
 def _kubeconform_run(kubeconform: str, schemas: Path, corpus: Path) -> dict:
-    """kubeconform offline, with the schemas trainops exports (the README's command), as fast as
-    it goes: -n 2, one worker per core given to every contender."""
+    """kubeconform offline, with the schemas trainops exports (the command in docs/checking.md),
+    as fast as it goes: -n 2, one worker per core given to every contender."""
     return measure(
         [
             kubeconform, "-strict", "-summary", "-n", str(len(CORES)),

@@ -164,9 +164,9 @@ def test_standard_input_ignore_and_output(tmp_path):
     assert not_utf8.returncode == 2 and b"standard input: not UTF-8" in not_utf8.stderr
 
 
-def test_the_readmes_ignore_example_is_valid_and_ignores(mirror, repository):
-    readme = (REPO / "README.md").read_text()
-    block = readme[readme.index("```yaml\nignore:\n") + len("```yaml\n") :]
+def test_the_documented_ignore_example_is_valid_and_ignores(mirror, repository):
+    page = (REPO / "docs" / "checking.md").read_text()
+    block = page[page.index("```yaml\nignore:\n") + len("```yaml\n") :]
     example = block[: block.index("```")]
     config = repository / "trainops.yaml"
     original = config.read_text()

@@ -1,7 +1,7 @@
-"""GPU sharing on the gpu environment's cluster (README, "GPU sharing"): the NVIDIA device
-plugin's configurations, and each sharing component — time-slicing, MIG — composed alone or
-together after gpu-platform, with a job on its shared GPUs admitted, scheduled and runnable on
-trainops.yaml's eks profile."""
+"""GPU sharing on the gpu environment's cluster (docs/environments.md, "GPU sharing"): the
+NVIDIA device plugin's configurations, and each sharing component — time-slicing, MIG — composed
+alone or together after gpu-platform, with a job on its shared GPUs admitted, scheduled and
+runnable on trainops.yaml's eks profile."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The mpi environment (README, "MPI as an alternative"): the MPI Operator v0.8.0 beside the kind
+"""The mpi environment (docs/operators.md, "MPI Operator"): the MPI Operator v0.8.0 beside the kind
 operators with one MPIJob CRD, and an MPIJob whose launcher and workers run without root under
 Pod Security `restricted`, admitted by Kueue, with train.py as the rank program."""
 

@@ -152,7 +152,7 @@ def test_gpu_cluster_queue_quota_holds_each_gang(overlays):
     )
     assert quota > 0
     # GPUs share a resource group with cpu and memory: a GPU pod gets one flavor's labels. So do
-    # the shares of GPUs (README, "GPU sharing"), each with its node group's flavor.
+    # the shares of GPUs (docs/environments.md, "GPU sharing"), each with its node group's flavor.
     assert [g["coveredResources"] for g in queue["spec"]["resourceGroups"]] == [
         ["cpu", "memory", GPU, "nvidia.com/gpu.shared", "nvidia.com/mig-1g.10gb"]
     ]

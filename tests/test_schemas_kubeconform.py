@@ -1,9 +1,10 @@
-"""`trainops schemas --out` as kubeconform reads it: the README's command on every root's render.
+"""`trainops schemas --out` as kubeconform reads it: the documented command (docs/checking.md) on
+every root's render.
 
 kubeconform is a local reference, never a requirement: `../shared/tools/kubeconform/build.sh`
 builds v0.7.0 into ~/.cache/kubeconform-v0.7.0/kubeconform, which is used when none is on PATH;
 without either the kubeconform test is skipped. The layout test needs no kubeconform: it fills the
-README's templates the way kubeconform v0.7.0 does (pkg/registry/registry.go, schemaPath).
+documented templates the way kubeconform v0.7.0 does (pkg/registry/registry.go, schemaPath).
 """
 
 from __future__ import annotations
@@ -33,11 +34,13 @@ def _kubeconform() -> str | None:
     return shutil.which("kubeconform") or (str(BUILT) if os.access(BUILT, os.X_OK) else None)
 
 
-def readme_command() -> list[str]:
-    """The kubeconform command of the README's section on `trainops schemas --out`, as argv."""
-    section = (REPO / "README.md").read_text().partition("### Schemas for kubeconform")[2]
+def documented_command() -> list[str]:
+    """The kubeconform command of the documentation's section on `trainops schemas --out` (in
+    docs/checking.md), as argv."""
+    page = (REPO / "docs" / "checking.md").read_text()
+    section = page.partition("### Schemas for kubeconform")[2]
     match = re.search(r"```sh\n(.*?)```", section, re.S)
-    assert match, "README: no sh block in the section on trainops schemas --out"
+    assert match, "docs/checking.md: no sh block in the section on trainops schemas --out"
     lines = match.group(1).replace("\\\n", " ").splitlines()
     assert "trainops schemas --out DIR" in lines
     [command] = [line for line in lines if line.startswith("kubeconform ")]
@@ -45,8 +48,8 @@ def readme_command() -> list[str]:
 
 
 def command_for(out: Path, version: str, rendered: Path) -> list[str]:
-    """The README's command, with DIR the export, its input the rendered roots, at `version`."""
-    argv = readme_command()
+    """The documented command, with DIR the export, its input the rendered roots, at `version`."""
+    argv = documented_command()
     assert argv[-1] == "rendered.yaml" and argv[argv.index("-kubernetes-version") + 1] in VERSIONS
     argv[argv.index("-kubernetes-version") + 1] = version
     argv[-1] = str(rendered)
@@ -54,7 +57,7 @@ def command_for(out: Path, version: str, rendered: Path) -> list[str]:
 
 
 def templates() -> list[str]:
-    argv = readme_command()
+    argv = documented_command()
     return [argv[i + 1] for i, arg in enumerate(argv) if arg == "-schema-location"]
 
 

@@ -27,7 +27,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "and the findings the change introduces and fixes. Exit 0 when it introduces no error, 1 when "
         "it does, 2 when it cannot run.",
     )
-    parser.add_argument("roots", nargs="*", type=Path, metavar="ROOT")
+    parser.add_argument(
+        "roots",
+        nargs="*",
+        type=Path,
+        metavar="ROOT",
+        help="a root to compare (default: the roots in trainops.yaml at each revision)",
+    )
     parser.add_argument(
         "--base",
         default="HEAD",

@@ -43,7 +43,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "a file would change. Exit 2 when it cannot run, or would have to write a file outside the "
         "repository or a read-only one: then it writes none.",
     )
-    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="a root, or a file of the repository (fixed as the roots that render it see it)",
+    )
     parser.add_argument(
         "--check", action="store_true", help="write nothing; list the files that would change"
     )

@@ -33,7 +33,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "remote file, image and Helm chart with where it is pinned (for an image an overlay sets, its "
         "`images:` entry) and to what. Exit 1 when a pin has a problem.",
     )
-    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="a kustomization folder to render, or a YAML file or folder to read as it is",
+    )
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="output format (default: text)"
     )

@@ -42,7 +42,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="output format (default: text)"
     )
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    parser.add_argument(
+        "files",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="a YAML file of Pods and pod-bearing objects",
+    )
     parser.set_defaults(run=run)
 
 

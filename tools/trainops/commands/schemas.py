@@ -22,7 +22,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Render the CRD roots of trainops.yaml and write every schema validate uses, "
         "standalone, where kubeconform's conventional locations look: core kinds in "
         "DIR/v<x.y.z>-standalone-strict/{kind}-{group's first label}-{version}.json per Kubernetes "
-        "version, custom resources in DIR/{group}/{kind}_{version}.json (README: the command).",
+        "version, custom resources in DIR/{group}/{kind}_{version}.json (docs/checking.md: the "
+        "command).",
     )
     parser.add_argument(
         "--out", type=Path, required=True, metavar="DIR", help="folder to write (created)"

@@ -15,7 +15,7 @@ order a person should look:
 - unschedulable: none of them fits a node;
 - evicted: Kueue evicted the Workload (preempted, PodsReady timeout: its Evicted condition);
 - waiting for quota: Kueue has not reserved quota (QuotaReserved is not True): queued, which is
-  healthy (the README's "Queued is healthy"), with Kueue's reason;
+  healthy (docs/gitops.md, "Queued is healthy"), with Kueue's reason;
 - no Kueue Workload: the job asks for a queue but Kueue has not made its Workload.
 """
 

@@ -4,7 +4,7 @@
 tool's vocabulary. The custom kinds follow the repository's own checks, which the tests run side
 by side with this module: gitops/argocd/health-checks/*.lua in a real Lua 5.1 (same status, same
 message) and the Flux `healthCheckExprs` of gitops/flux/<env> in a real CEL (same status). The
-two tools differ on purpose where the README says so ("Queued is healthy"): a run that is under
+two tools differ on purpose where docs/gitops.md says so ("Queued is healthy"): a run that is under
 way or queued is Progressing or Suspended to Argo CD and Current to Flux, so the states are as
 fine as both need:
 
