@@ -237,7 +237,7 @@ def _brute_force(
 def _random_environment(seed: int) -> Cluster:
     rng = random.Random(seed)
     pools = [
-        (f"p{i}", rng.choice([1, 2, 3, 4]), rng.choice([2, 4, 8]), rng.randint(1, 3))
+        (f"p{i}", rng.choice([1, 2, 3, 4]), rng.choice([2, 4, 8]), rng.choice([1, 2, 3, 20]))
         for i in range(rng.randint(1, 2))
     ]
     docs = [NAMESPACE, LOCAL_QUEUE]
@@ -253,7 +253,7 @@ def _random_environment(seed: int) -> Cluster:
     return _cluster(docs, pools)
 
 
-@pytest.mark.parametrize("seed", range(120))
+@pytest.mark.parametrize("seed", range(300))
 def test_the_worst_case_is_never_a_false_fit(seed, monkeypatch):
     """On small environments, placed in full, every set is the one the old enumeration made;
     the same environments with nothing but the jobs alone placed (the bound doing the rest)

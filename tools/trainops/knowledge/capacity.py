@@ -57,6 +57,8 @@ _MOST_PODS = 2**62
 # Extensions of a set tried against the quota before the search stops (most fail when the
 # quota is tight, and trying them all is quadratic in the jobs).
 _MOST_TRIES = 50 * _MOST_SETS
+# Up to this many nodes, the worst case weighs every way the resources may share them.
+_MOST_NODES_WEIGHED = 16
 _SLACK = 1e-9  # what float sums of quantities may be off by
 
 
@@ -363,7 +365,22 @@ def _queue_of(obj: K8sObject, defined: kueue.Kueue) -> K8sObject | None:
     return defined.cluster_queues.get(str(mapping(local.doc.get("spec")).get("clusterQueue")))
 
 
-def _queued(obj: K8sObject, cluster: Cluster, defined: kueue.Kueue) -> QueuedJob | None:
+def _available(
+    defined: kueue.Kueue, queue: K8sObject, key: tuple[str, str], known: dict
+) -> float | None:
+    """A ClusterQueue's nominal quota of (flavor, resource) plus what its cohort lends (None:
+    unreadable, so nothing is admitted with it), read once a build: every job asks."""
+    if (queue.name, key) not in known:
+        try:
+            known[(queue.name, key)] = sum(defined.available(queue, *key))
+        except ValueError:
+            known[(queue.name, key)] = None
+    return known[(queue.name, key)]
+
+
+def _queued(
+    obj: K8sObject, cluster: Cluster, defined: kueue.Kueue, quota: dict
+) -> QueuedJob | None:
     queue = _queue_of(obj, defined)
     if queue is None:
         return None
@@ -388,11 +405,10 @@ def _queued(obj: K8sObject, cluster: Cluster, defined: kueue.Kueue) -> QueuedJob
             name = entry.get("name")
             if name not in specs or not all(flavors.compatible(s.spec, specs[name]) for s in sets):
                 continue
-            try:
-                holds = all(sum(defined.available(queue, name, r)) >= v for r, v in wanted.items())
-            except ValueError:
+            amounts = [(_available(defined, queue, (name, r), quota), v) for r, v in wanted.items()]
+            if any(limit is None for limit, _ in amounts):
                 return None
-            if holds:
+            if all(limit >= v for limit, v in amounts if limit is not None):
                 names.append(str(name))
         if not names:
             return None  # never admitted: kueue-admission says why
@@ -411,6 +427,7 @@ class _Queue:
         defined: kueue.Kueue,
         cluster: Cluster,
         profile: Profile,
+        quota: dict,
     ):
         self.queue, self.jobs, self.profile = queue, jobs, profile
         self.specs = flavors.defined(cluster)
@@ -427,8 +444,8 @@ class _Queue:
         ]
         # Where the placement puts each job among the others: largest gang (by CPU) first.
         self.order = [(-job.usage.get("cpu", 0.0), j) for j, job in enumerate(jobs)]
-        self._defined = defined
-        self._available: dict[tuple[str, str], float | None] = {}
+        self._defined, self._quota = defined, quota
+        self._covering_of: dict[str, list[tuple[str, frozenset[int]]] | None] = {}
 
     def _pod_set(self, pod_set: PodSet, names: tuple[str, ...]) -> tuple:
         spec = flavors.admitted_spec(pod_set.spec, [self.specs[name] for name in names])
@@ -436,34 +453,45 @@ class _Queue:
         return pools, pod_set.requests, pod_set.count
 
     def available(self, key: tuple[str, str]) -> float | None:
-        """Nominal quota plus what the cohort lends (None: unreadable, so nothing is admitted)."""
-        if key not in self._available:
-            try:
-                self._available[key] = sum(self._defined.available(self.queue, *key))
-            except ValueError:
-                self._available[key] = None
-        return self._available[key]
+        return _available(self._defined, self.queue, key, self._quota)
 
     def others_load(self, resource: str, amount: float, pools: frozenset[int], mine: dict) -> float:
         """The most of `resource` the jobs placed first (`amount` together) may put on the
         pools: where the queue's resource groups cover it, no more than the quota of the flavors
         whose nodes lie there leaves beside the job's own share (`mine`) of it."""
-        covering = [
-            entry.get("name")
-            for group in mappings(mapping(self.queue.doc.get("spec")).get("resourceGroups"))
-            if resource in strings(group.get("coveredResources"))
-            for entry in mappings(group.get("flavors"))
-        ]
-        if not covering:
+        covering = self._covering(resource)
+        if covering is None:
             return amount
         quota = 0.0
-        for name in covering:
-            if not isinstance(name, str) or name not in self.specs:
-                continue  # no job is assigned a flavor the environment does not define
-            reach = flavors.pools_of(self.specs[name], self.profile, tolerated=False)
-            if any(id(pool) in pools for pool in reach):
+        for name, reach in covering:
+            if reach & pools:
                 quota += (self.available((name, resource)) or 0.0) - mine.get((name, resource), 0.0)
         return min(amount, max(quota, 0.0))
+
+    def _covering(self, resource: str) -> list[tuple[str, frozenset[int]]] | None:
+        """The flavors of the group covering `resource` (None: none does), each with the pools
+        its nodeLabels select (by id): where the pods of a job assigned it may run."""
+        if resource not in self._covering_of:
+            self._covering_of[resource] = self._flavors_covering(resource)
+        return self._covering_of[resource]
+
+    def _flavors_covering(self, resource: str) -> list[tuple[str, frozenset[int]]] | None:
+        groups = mappings(mapping(self.queue.doc.get("spec")).get("resourceGroups"))
+        covering = [g for g in groups if resource in strings(g.get("coveredResources"))]
+        if not covering:
+            return None
+        return [
+            (
+                name,
+                frozenset(
+                    map(id, flavors.pools_of(self.specs[name], self.profile, tolerated=False))
+                ),
+            )
+            for group in covering
+            for entry in mappings(group.get("flavors"))
+            # no job is assigned a flavor the environment does not define
+            if isinstance(name := entry.get("name"), str) and name in self.specs
+        ]
 
     def within(self, usage: dict[tuple[str, str], float], more: dict) -> bool:
         for key, amount in more.items():
@@ -578,7 +606,7 @@ def _worst_placed(
             name: queue.others_load(name, before.get(name, 0.0), pools, mine) + own.get(name, 0.0)
             for name in requests
         }
-        lost = sum(_destroyed(runs, requests, n, amount) for n, amount in load.items() if amount)
+        lost = _lost(runs, requests, load)
         at_least += max(0, min(count, slots - lost))
         _add(own, requests, count)
     return at_least
@@ -595,6 +623,47 @@ def _slots(runs: list[NodeRun], requests: dict[str, float]) -> int | None:
             return None
         total += room * run.count
     return total
+
+
+def _lost(runs: list[NodeRun], requests: dict[str, float], load: dict[str, float]) -> int:
+    """The most slots for pods of `requests` the loads can take away together. A node loses
+    what the resource that hurts it most takes, not their sum: with few nodes, every way of
+    giving each node to one resource is weighed (_destroyed_within); with more, each
+    resource's loss is added up, which may say more, never less."""
+    hit = [name for name, amount in load.items() if amount > 0]
+    nodes = sum(run.count for run in runs if _room(run.free, requests))
+    if len(hit) < 2 or nodes > _MOST_NODES_WEIGHED:
+        return sum(_destroyed(runs, requests, name, load[name]) for name in hit)
+    best = [0] * (nodes + 1)  # by how many nodes the resources so far may touch
+    for name in hit:
+        taken = _destroyed_within(runs, requests, name, load[name])
+        best = [max(best[t - u] + taken[u] for u in range(t + 1)) for t in range(nodes + 1)]
+    return best[nodes]
+
+
+def _destroyed_within(
+    runs: list[NodeRun], requests: dict[str, float], name: str, load: float
+) -> list[int]:
+    """_destroyed's bound touching at most t nodes, for each t from 0 to every node with room."""
+    amount = requests[name]
+    spares: list[float] = []
+    slots, most = 0, 0
+    for run in runs:
+        room = _room(run.free, requests) or 0
+        if room:
+            spares += [max(run.free.get(name, 0.0) - room * amount, 0.0)] * run.count
+            slots, most = slots + room * run.count, max(most, room)
+    spares.sort()
+    taken, best, spent = [0], 0, 0.0
+    for t, spare in enumerate(spares, 1):
+        spent += spare
+        if math.isinf(load):
+            best = t * most
+        elif spent <= load + _SLACK:
+            rest = int((load + _SLACK - spent) // amount)
+            best = max(best, t + min(t * (most - 1), slots - t, rest))
+        taken.append(min(best, slots))
+    return taken
 
 
 def _destroyed(runs: list[NodeRun], requests: dict[str, float], name: str, load: float) -> int:
@@ -683,14 +752,15 @@ def build(cluster: Cluster) -> Model | None:
     nodes = _nodes(profile)
     residents = _residents(cluster, profile, nodes)
     defined = cluster.memo("kueue", kueue.Kueue)
-    jobs = [job for obj in cluster.objects() if (job := _queued(obj, cluster, defined))]
+    quota: dict = {}
+    jobs = [job for obj in cluster.objects() if (job := _queued(obj, cluster, defined, quota))]
     admissions: list[Admission] = []
     searches, bounded = [], []
     for queue in defined.cluster_queues.values():
         mine = [job for job in jobs if job.queue is queue]
         if not mine:
             continue
-        work = _Queue(queue, mine, defined, cluster, profile)
+        work = _Queue(queue, mine, defined, cluster, profile, quota)
         sets, partial = _admissible(work)
         placed = [_admit(work, chosen, nodes) for chosen in sets]
         admissions += placed
