@@ -14,8 +14,11 @@ of jobs Kueue may admit at once, placed pod by pod.
   each (its nodeLabels and tolerations added to the pods, knowledge/flavors.py) whose gangs
   together stay within the flavors' nominal quota plus what the cohort lends — what Kueue's
   quota lets it admit at once. Sets are grown one job at a time and a set over the quota is
-  never grown further (Kueue admits no superset of it: requests only add up), smallest sets
-  first, up to _MOST_SETS sets beyond the jobs alone.
+  never grown further, smallest sets first, up to _MOST_SETS sets beyond the jobs alone: a
+  ClusterQueue admits workloads only while the sum of their requests stays within a flavor's
+  quota (Kueue's site/content/en/docs/concepts/cluster_queue.md, "admits Workloads if and only
+  if" and "Flavors and borrowing semantics", read at a commit of main, not at the v0.18.6 tag),
+  and requests, never negative, only add up: no superset of a set over it is admitted.
 - Placement: the admitted pods, largest gang first, each on the first node of a pool it selects
   and tolerates with room for its requests, as kube-scheduler's filters would allow it
   (kube-scheduler places pods one by one: a gang whose pods do not all fit runs in part).
