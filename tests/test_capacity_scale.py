@@ -189,6 +189,18 @@ def test_many_small_jobs_place_a_bounded_number_of_sets(jobs):
     assert model.failing() == [] and model.bounded == []  # 80 small pods fit 16 CPUs
 
 
+def test_a_queue_whose_jobs_never_fit_together_stops_trying_pairs():
+    """No two of 250 jobs are within the quota together: trying every pair is quadratic, so the
+    search stops after _MOST_TRIES and the worst case, held to the quota, clears them all."""
+    docs = [NAMESPACE, _flavor("f", "p"), _queue({"f": (3, 8)}), LOCAL_QUEUE]
+    docs += [_job(f"big-{i}", 1, 2, 1) for i in range(250)]
+    model = _model(_cluster(docs, [("p", 4, 16, 1)]))
+    [search] = model.searches
+    assert not search.complete and search.size == 1
+    assert len(model.admissions) == 250  # each alone; never a pair, which the quota refuses
+    assert model.failing() == [] and model.bounded == []
+
+
 def test_a_job_the_worst_case_cannot_clear_is_bounded_and_said_so():
     # Two nodes of 1 CPU, quota 2: five 400m pods are within the quota, the fifth fits no node.
     # Sets of five jobs are past what is placed, so only the worst case sees it.
