@@ -363,3 +363,7 @@ def test_numbers_no_api_server_accepts_leave_the_job_out(field, value):
     [placed, unplaced] = [r for r in model.residents if r.owner == "Deployment ops/ops"]
     assert (placed.pool, placed.pods) == ("p", 8)
     assert unplaced.pool is None and unplaced.pods == capacity._MOST_PODS - 8
+
+
+def test_a_node_filled_to_its_last_pod_shows_nothing_left():
+    assert capacity.show({"cpu": 0.3 - 3 * 0.1, "memory": 0.0}) == "cpu 0m, memory 0Gi"

@@ -808,4 +808,6 @@ def model_of(cluster: Cluster) -> Model | None:
 def show(amounts: dict[str, float]) -> str:
     """`cpu 1.85, memory 6.34Gi` (cpu and memory first)."""
     order = sorted(amounts, key=lambda n: ({"cpu": 0, "memory": 1}.get(n, 2), n))
-    return ", ".join(f"{n} {quantity.show(n, amounts[n])}" for n in order) or "-"
+    # A node filled to the last pod is left -1e-16, not "-0m"
+    shown = {n: amounts[n] if abs(amounts[n]) > _SLACK else 0.0 for n in order}
+    return ", ".join(f"{n} {quantity.show(n, shown[n])}" for n in order) or "-"
