@@ -57,16 +57,16 @@ def _job_findings(
 ) -> Iterator[Finding]:
     placed = admission.placed[job.label]
     others = [other.label for other, _ in admission.jobs if other is not job]
-    flavors = ", ".join(dict(admission.jobs)[job])
+    names = dict(admission.jobs)[job]
     together = f" together with {', '.join(others)}" if others else ""
     yield _finding(
         rendered,
         job.obj,
-        f"Kueue may admit it{together} into flavor {flavors} (its gang: "
+        f"Kueue may admit it{together} into flavor {', '.join(names)} (its gang: "
         f"{capacity.show(job.usage)}), yet placed pod by pod on the {model.profile.name} "
         f"cluster, its system and operator pods already there (left for jobs: "
-        f"{_free(model, job, dict(admission.jobs)[job])}), only {placed} of its {job.pods} pods fit: the rest "
-        "stay Pending while the gang holds its quota",
+        f"{_free(model, job, names)}), only {placed} of its {job.pods} pods fit: the rest stay "
+        "Pending while the gang holds its quota",
         "spec",
         "lower the flavor's nominal quota to what is left (`trainops capacity`), or request less",
     )
