@@ -22,3 +22,8 @@ from trainops.model.quantity import parse, show
 )
 def test_amounts_are_shown_in_plain_digits(resource, amount, shown):
     assert show(resource, parse(amount)) == shown
+
+
+def test_an_integer_past_any_float_is_no_quantity():
+    with pytest.raises(ValueError, match="too large for a Kubernetes quantity"):
+        parse(10**400)  # YAML reads it as an int; float() of it raised OverflowError

@@ -47,21 +47,30 @@ def test_every_pool_of_the_repository_is_within_its_formula():
     assert checked >= 10
 
 
-def test_a_pool_promising_more_than_the_provider_leaves_is_exit_2(tmp_path):
+@pytest.mark.parametrize(
+    ("pool", "said"),
+    [
+        (
+            "capacity: {cpu: '8', memory: 32Gi}\n        maxPods: 58",
+            "profiles.eks.nodePools[big]: allocatable is more than the eks reservation formula "
+            "leaves of its capacity (cpu 8 > 7.91; memory 32Gi > 31Gi)",
+        ),
+        # A count that sizes the capacity model is bounded before it does (issue #45).
+        ("maxNodes: 1000000000000", "maxNodes: 1000000000000 is greater than the maximum of"),
+    ],
+)
+def test_a_pool_the_profile_cannot_promise_is_exit_2(tmp_path, pool, said):
     write_tree(
         tmp_path,
         {
             "trainops.yaml": "roots: [env/*.yaml]\nenvironments: {env: eks}\nprofiles:\n"
             "  eks:\n    cloud: eks\n    storageClasses: {}\n    nodePools:\n"
-            "      - name: big\n        capacity: {cpu: '8', memory: 32Gi}\n        maxPods: 58\n"
+            f"      - name: big\n        {pool}\n"
             "        allocatable: {cpu: '8', memory: 32Gi}\n",
             "env/a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: n}\n",
         },
     )
     done = run_trainops("validate", cwd=tmp_path)
     assert done.returncode == 2, done.stdout + done.stderr
-    assert (
-        "profiles.eks.nodePools[big]: allocatable is more than the eks reservation formula "
-        "leaves of its capacity (cpu 8 > 7.91; memory 32Gi > 31Gi)"
-    ) in done.stderr
+    assert said in done.stderr
     assert "Traceback" not in done.stderr

@@ -1,6 +1,8 @@
 """capacity: the kind environment as the repository had it (envs/found: the node's 4 CPUs as
 quota, though kube-system and the operators already request 2.15 of them) and as fixed
-(envs/fixed); and a quota that fits the nodes' sum but not their fragments (envs/fragmented)."""
+(envs/fixed); a quota that fits the nodes' sum but not their fragments (envs/fragmented); and
+queues of more sets than are placed one by one, whose worst case flags jobs (envs/crowded) or
+clears them (envs/roomy)."""
 
 from __future__ import annotations
 
@@ -113,3 +115,72 @@ def test_an_unknown_environment_is_exit_2():
     done = run_trainops("capacity", "nowhere")
     assert done.returncode == 2
     assert "no environment 'nowhere'" in done.stderr
+
+
+def test_past_the_sets_placed_a_worst_case_bounds_the_rest_and_says_so(found):
+    # envs/crowded: sets of up to three of its twelve jobs are placed; five are within the
+    # quota and the fifth pod fits no node, which only the worst case sees.
+    flagged = sorted(obj for env, obj in found if env == "crowded" and obj.startswith("Job/"))
+    assert flagged == [f"Job/j{i:02}" for i in range(3, 12)]  # j03: pessimistic, said so
+    [(path, message)] = found[("crowded", "Job/j11")]
+    assert path == "spec"
+    assert message.startswith(
+        "Kueue may admit it into flavor default-flavor (its gang: cpu 400m, memory 0.25Gi) with "
+        "other jobs of ClusterQueue team-cq, in more sets than trainops places one by one "
+        "(524 placed, every set of up to 3 jobs)"
+    )
+    assert "as few as 0 of its 1 pods may fit" in message
+    assert message.endswith("This is an approximation: it may be pessimistic, never optimistic")
+    [(_, ready)] = found[("crowded", "ConfigMap/kueue-controller-config")]
+    assert "(by a worst case, not a placement: Job j03, Job j04," in ready
+
+
+def test_past_the_sets_placed_a_worst_case_that_clears_every_job_is_clean(found):
+    assert not [key for key in found if key[0] == "roomy"]
+    done = run_trainops("capacity", "envs/roomy", cwd=RULE_FIXTURES / RULE)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (
+        "sets Kueue may admit at once: more than 524; placed pod by pod: every set of up to 3"
+        in (done.stdout)
+    )
+    assert "which clears every job not shown short" in done.stdout
+
+
+def test_the_command_says_which_sets_were_placed_and_what_the_worst_case_flags():
+    done = run_trainops("capacity", "envs/crowded", cwd=RULE_FIXTURES / RULE)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "OVER: gangs a worst case cannot clear (not a placement): Job j03, Job j04," in (
+        done.stdout
+    )
+    assert (
+        "sets Kueue may admit at once: more than 524; placed pod by pod: every set of up to 3 "
+        "jobs and 524 in all, 0 of which do not fit the nodes; every other set bounded by a "
+        "worst case per job, which cannot clear Job j03, Job j04,"
+    ) in done.stdout
+    as_json = run_trainops("capacity", "--format", "json", "envs/crowded", cwd=RULE_FIXTURES / RULE)
+    [environment] = json.loads(as_json.stdout)
+    [search] = environment["searches"]
+    assert (search["queue"], search["placed"], search["complete"]) == ("team-cq", 524, False)
+    assert search["bounded"][-1] == {
+        "job": "Job j11",
+        "flavors": ["default-flavor"],
+        "podsAtLeast": 0,
+    }
+    assert environment["fits"] is False
+
+
+def test_residents_are_counted_by_pool_in_json():
+    done = run_trainops("capacity", "--format", "json", "envs/fixed", cwd=RULE_FIXTURES / RULE)
+    [environment] = json.loads(done.stdout)
+    coredns = [r for r in environment["residents"] if r["owner"] == "system pod coredns"]
+    assert coredns == [
+        {
+            "owner": "system pod coredns",
+            "requests": {"cpu": 0.1, "memory": 70 * 2**20},
+            "pool": "kind-control-plane",
+            "perNode": False,
+            "pods": 2,
+        }
+    ]
+    [search] = environment["searches"]
+    assert search["complete"] is True and search["bounded"] == []

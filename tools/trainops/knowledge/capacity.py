@@ -3,6 +3,8 @@ of jobs Kueue may admit at once, placed pod by pod.
 
 - Nodes: each pool of the environment's profile at its maximum size, each node offering the
   pool's allocatable (the provider's reservations already taken, knowledge/reservations.py).
+  Nodes alike (same pool, same room left) are kept as one run with a count, so neither a pool's
+  size nor a replica count sizes anything: placing n pods alike costs what placing one does.
 - Residents, placed before any job: the profile's system pods (the control plane, CoreDNS, the
   CNI: `systemPods`, each cited in trainops.yaml) and the environment's DaemonSets on every node
   they select and tolerate; its Deployments, StatefulSets and ReplicaSets (the operators) and
@@ -11,10 +13,18 @@ of jobs Kueue may admit at once, placed pod by pod.
 - Admissions: for each ClusterQueue, every set of its jobs and every flavor Kueue may assign
   each (its nodeLabels and tolerations added to the pods, knowledge/flavors.py) whose gangs
   together stay within the flavors' nominal quota plus what the cohort lends — what Kueue's
-  quota lets it admit at once.
+  quota lets it admit at once. Sets are grown one job at a time and a set over the quota is
+  never grown further, smallest sets first, up to _MOST_SETS sets beyond the jobs alone: a
+  ClusterQueue admits workloads only while the sum of their requests stays within a flavor's
+  quota (Kueue's site/content/en/docs/concepts/cluster_queue.md, "admits Workloads if and only
+  if" and "Flavors and borrowing semantics", read at a commit of main, not at the v0.18.6 tag),
+  and requests, never negative, only add up: no superset of a set over it is admitted.
 - Placement: the admitted pods, largest gang first, each on the first node of a pool it selects
   and tolerates with room for its requests, as kube-scheduler's filters would allow it
   (kube-scheduler places pods one by one: a gang whose pods do not all fit runs in part).
+- Past _MOST_SETS, a queue's other sets are not placed one by one: each job not already shown
+  short is held to a worst case instead (_worst_placed), which never says a gang fits when some
+  admissible set leaves it short; a job it cannot clear is reported as bounded, not placed.
 
 Kueue releases a job's quota only when the job finishes (v0.18.6
 pkg/controller/jobframework/reconciler.go: a job's Finished() marks its Workload finished;
@@ -27,8 +37,9 @@ workload when its pods are not ready within the timeout and requeues it after a 
 from __future__ import annotations
 
 import itertools
-from collections import defaultdict
+import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from trainops.knowledge import flavors, kueue, profiles
 from trainops.knowledge.pod_templates import templates_of
@@ -40,14 +51,27 @@ from trainops.model.shape import mapping, mappings, strings
 
 # Resident controllers: their replicas run all the time.
 _RESIDENT_KINDS = {("apps", "Deployment"), ("apps", "StatefulSet"), ("apps", "ReplicaSet")}
-# Beyond this many jobs in one queue, only each job alone and all of them together are tried.
-_MOST_ENUMERATED = 10
+# Sets of two or more jobs placed pod by pod in one queue; past it, the worst case bounds the rest.
+# Every set of one job is always placed (one per job and flavor choice: linear).
+_MOST_SETS = 512
+# A pod count above this is none the API server accepts (replicas and parallelism are int32; a
+# JobSet multiplies two): the object is judged unreadable, as an unreadable quantity is.
+_MOST_PODS = 2**62
+# Extensions of a set tried against the quota before the search stops (most fail when the
+# quota is tight, and trying them all is quadratic in the jobs).
+_MOST_TRIES = 50 * _MOST_SETS
+# Up to this many nodes, the worst case weighs every way the resources may share them.
+_MOST_NODES_WEIGHED = 16
+_SLACK = 1e-9  # what float sums of quantities may be off by
 
 
 @dataclass
-class Node:
+class NodeRun:
+    """`count` nodes of one pool with the same room left, in the order kube-scheduler's
+    first-fit tries them."""
+
     pool: NodePool
-    index: int
+    count: int
     free: dict[str, float]
 
 
@@ -57,6 +81,7 @@ class Resident:
     requests: dict[str, float]
     pool: str | None  # where it runs (None: no node holds it)
     per_node: bool = False
+    pods: int = 1  # how many of its pods are here (per_node: on each node of the pool)
 
 
 @dataclass(frozen=True)
@@ -103,6 +128,28 @@ class Admission:
 
 
 @dataclass(frozen=True, eq=False)
+class Search:
+    """How a ClusterQueue's admissible sets were judged: each placed (complete), or the first
+    `placed` of them (every set of up to `size` jobs, smallest first) and a worst case past them."""
+
+    queue: K8sObject
+    placed: int
+    complete: bool
+    size: int  # the most jobs in a set placed
+
+
+@dataclass(frozen=True, eq=False)
+class Bounded:
+    """A job the worst case could not clear in a queue whose sets were not all placed: with the
+    jobs placed before it taking what the quota lets them, as few as `at_least` of its pods
+    may fit (with the flavors `flavors`)."""
+
+    job: QueuedJob
+    flavors: tuple[str, ...]
+    at_least: int
+
+
+@dataclass(frozen=True, eq=False)
 class FlavorRoom:
     """A ClusterQueue's nominal quota of one flavor against what its pools have left."""
 
@@ -117,7 +164,7 @@ class FlavorRoom:
         return {
             name: (amount, self.free.get(name, 0.0))
             for name, amount in self.nominal.items()
-            if amount > self.free.get(name, 0.0) + 1e-9
+            if amount > self.free.get(name, 0.0) + _SLACK
         }
 
 
@@ -140,9 +187,25 @@ class Model:
     admissions: list[Admission]
     kueue_config: K8sObject | None
     wait_for_pods_ready: dict | None
+    searches: list[Search] = field(default_factory=list)
+    bounded: list[Bounded] = field(default_factory=list)
 
     def failing(self) -> list[Admission]:
         return [a for a in self.admissions if a.short()]
+
+    @cached_property  # every root of the environment asks
+    def smallest_failing(self) -> dict[int, Admission]:
+        """By id(job): the first of the smallest admissions in which its pods do not all fit."""
+        found: dict[int, Admission] = {}
+        for admission in self.failing():
+            for job in admission.short():
+                known = found.get(id(job))
+                if known is None or len(admission.jobs) < len(known.jobs):
+                    found[id(job)] = admission
+        return found
+
+    def search_of(self, queue: K8sObject) -> Search | None:
+        return next((s for s in self.searches if s.queue is queue), None)
 
 
 def _add(total: dict[str, float], more: dict[str, float], times: float = 1.0) -> None:
@@ -150,44 +213,88 @@ def _add(total: dict[str, float], more: dict[str, float], times: float = 1.0) ->
         total[name] = total.get(name, 0.0) + amount * times
 
 
-def _fits(free: dict[str, float], requests: dict[str, float]) -> bool:
-    return all(free.get(name, 0.0) + 1e-9 >= amount for name, amount in requests.items() if amount)
-
-
 def _selects(spec: dict, pool: NodePool) -> bool:
     """The pod may run on the pool's nodes (labels and taints; resources aside)."""
     return profiles.misfit(spec, {}, pool) is None
 
 
-def _nodes(profile: Profile) -> list[Node]:
-    return [
-        Node(pool, index, dict(pool.allocatable))
-        for pool in profile.pools
-        for index in range(pool.max_nodes)
-    ]
+def _nodes(profile: Profile) -> list[NodeRun]:
+    return [NodeRun(pool, pool.max_nodes, dict(pool.allocatable)) for pool in profile.pools]
 
 
-def _place(nodes: list[Node], spec: dict, requests: dict[str, float]) -> Node | None:
-    selects: dict[int, bool] = {}  # by pool: its nodes are alike but for what is free on them
-    for node in nodes:
-        pool = id(node.pool)
-        if pool not in selects:
-            selects[pool] = _selects(spec, node.pool)
-        if selects[pool] and _fits(node.free, requests):
-            for name, amount in requests.items():
-                node.free[name] = node.free.get(name, 0.0) - amount
-            return node
-    return None
+def _room(free: dict[str, float], requests: dict[str, float]) -> int | None:
+    """How many pods of `requests` one node with `free` takes, placed one by one while each
+    fits (every requested amount within what is free, give or take _SLACK); None: any number."""
+    most: int | None = None
+    for name, amount in requests.items():
+        have = free.get(name, 0.0) + _SLACK
+        if have < amount:
+            return 0
+        if math.isinf(have):
+            continue
+        fits = math.floor(have / amount)
+        most = fits if most is None else min(most, fits)
+    return most
+
+
+def _place(
+    runs: list[NodeRun], pools: frozenset[int], requests: dict[str, float], count: int
+) -> list[tuple[NodePool, int]]:
+    """Place `count` pods alike, each on the first node (of a pool in `pools`, by id) with room,
+    as first-fit does one by one; `runs` is split where the nodes of a run come to differ.
+    Returns (pool, pods placed there) in node order."""
+    placed: list[tuple[NodePool, int]] = []
+    left, index = count, 0
+    while left and index < len(runs):
+        run = runs[index]
+        room = _room(run.free, requests) if id(run.pool) in pools else 0
+        if room == 0:
+            index += 1
+            continue
+        if room is None:  # it requests nothing: the first node takes them all
+            room = left
+        full = min(run.count, left // room)
+        rest = left - full * room if full < run.count else 0
+        pieces = []
+        if full:
+            pieces.append(NodeRun(run.pool, full, _less(run.free, requests, room)))
+        if rest:
+            pieces.append(NodeRun(run.pool, 1, _less(run.free, requests, rest)))
+        untouched = run.count - full - (1 if rest else 0)
+        if untouched:
+            pieces.append(NodeRun(run.pool, untouched, run.free))
+        runs[index : index + 1] = pieces
+        here = full * room + rest
+        placed.append((run.pool, here))
+        left -= here
+        index += len(pieces) - (1 if untouched else 0)
+    return placed
+
+
+def _less(free: dict[str, float], requests: dict[str, float], pods: int) -> dict[str, float]:
+    less = dict(free)
+    _add(less, requests, -float(pods))
+    return less
 
 
 def _requests(spec: dict) -> dict[str, float] | None:
     try:
-        return {n: v for n, v in kueue.pod_requests(spec).items() if v}
+        found = {n: v for n, v in kueue.pod_requests(spec).items() if v}
     except ValueError:
         return None  # kueue-admission and schedulable report unreadable quantities
+    if any(not 0 < v < math.inf for v in found.values()):
+        return None  # negative or unbounded: the API server refuses it (api-validation says so)
+    return found
 
 
-def _residents(cluster: Cluster, profile: Profile, nodes: list[Node]) -> list[Resident]:
+def _replicas(obj: K8sObject) -> int:
+    replicas = mapping(obj.doc.get("spec")).get("replicas", 1)
+    if not isinstance(replicas, int) or isinstance(replicas, bool):
+        return 1
+    return min(max(replicas, 0), _MOST_PODS)  # more than any node holds, counted all the same
+
+
+def _residents(cluster: Cluster, profile: Profile, nodes: list[NodeRun]) -> list[Resident]:
     found: list[Resident] = []
     for pod in profile.system_pods:
         if not pod.per_node:
@@ -218,30 +325,36 @@ def _residents(cluster: Cluster, profile: Profile, nodes: list[Node]) -> list[Re
     for pod in profile.system_pods:
         if pod.per_node:
             continue
-        eligible = [n for n in nodes if pod.runs_on(n.pool)]
-        for _ in range(pod.replicas):
-            node = _place(eligible, {}, pod.requests)
-            found.append(
-                Resident(f"system pod {pod.name}", pod.requests, node.pool.name if node else None)
-            )
+        eligible = frozenset(
+            id(pool) for pool in profile.pools if pod.runs_on(pool) and _selects({}, pool)
+        )
+        found += _placed(f"system pod {pod.name}", nodes, eligible, pod.requests, pod.replicas)
     for obj in cluster.objects():
         if (obj.group, obj.kind) not in _RESIDENT_KINDS:
             continue
-        replicas = mapping(obj.doc.get("spec")).get("replicas", 1)
-        replicas = replicas if isinstance(replicas, int) and not isinstance(replicas, bool) else 1
+        replicas = _replicas(obj)
         for template in templates_of(obj):
             requests = _requests(template.spec)
             if requests is None:
                 continue
-            for _ in range(replicas):
-                node = _place(nodes, template.spec, requests)
-                found.append(
-                    Resident(
-                        f"{obj.kind} {obj.namespace}/{obj.name}",
-                        requests,
-                        node.pool.name if node else None,
-                    )
-                )
+            pools = frozenset(id(p) for p in profile.pools if _selects(template.spec, p))
+            owner = f"{obj.kind} {obj.namespace}/{obj.name}"
+            found += _placed(owner, nodes, pools, requests, replicas)
+    return found
+
+
+def _placed(
+    owner: str, nodes: list[NodeRun], pools: frozenset[int], requests: dict, replicas: int
+) -> list[Resident]:
+    """Residents for `replicas` pods placed first-fit: one per pool they landed in (in node
+    order), and one for those no node holds."""
+    by_pool: dict[str, int] = {}
+    for pool, pods in _place(nodes, pools, requests, replicas):
+        by_pool[pool.name] = by_pool.get(pool.name, 0) + pods
+    found = [Resident(owner, requests, name, pods=pods) for name, pods in by_pool.items()]
+    unplaced = replicas - sum(by_pool.values())
+    if unplaced:
+        found.append(Resident(owner, requests, None, pods=unplaced))
     return found
 
 
@@ -255,14 +368,29 @@ def _queue_of(obj: K8sObject, defined: kueue.Kueue) -> K8sObject | None:
     return defined.cluster_queues.get(str(mapping(local.doc.get("spec")).get("clusterQueue")))
 
 
-def _queued(obj: K8sObject, cluster: Cluster, defined: kueue.Kueue) -> QueuedJob | None:
+def _available(
+    defined: kueue.Kueue, queue: K8sObject, key: tuple[str, str], known: dict
+) -> float | None:
+    """A ClusterQueue's nominal quota of (flavor, resource) plus what its cohort lends (None:
+    unreadable, so nothing is admitted with it), read once a build: every job asks."""
+    if (queue.name, key) not in known:
+        try:
+            known[(queue.name, key)] = sum(defined.available(queue, *key))
+        except ValueError:
+            known[(queue.name, key)] = None
+    return known[(queue.name, key)]
+
+
+def _queued(
+    obj: K8sObject, cluster: Cluster, defined: kueue.Kueue, quota: dict
+) -> QueuedJob | None:
     queue = _queue_of(obj, defined)
     if queue is None:
         return None
     sets = []
     for name, count, spec in kueue.named_pod_sets(obj):
         requests = _requests(spec)
-        if requests is None:
+        if requests is None or not 0 <= count <= _MOST_PODS:
             return None
         sets.append(PodSet(name, count, spec, requests))
     usage: dict[str, float] = {}
@@ -280,11 +408,10 @@ def _queued(obj: K8sObject, cluster: Cluster, defined: kueue.Kueue) -> QueuedJob
             name = entry.get("name")
             if name not in specs or not all(flavors.compatible(s.spec, specs[name]) for s in sets):
                 continue
-            try:
-                holds = all(sum(defined.available(queue, name, r)) >= v for r, v in wanted.items())
-            except ValueError:
+            amounts = [(_available(defined, queue, (name, r), quota), v) for r, v in wanted.items()]
+            if any(limit is None for limit, _ in amounts):
                 return None
-            if holds:
+            if all(limit >= v for limit, v in amounts if limit is not None):
                 names.append(str(name))
         if not names:
             return None  # never admitted: kueue-admission says why
@@ -292,53 +419,302 @@ def _queued(obj: K8sObject, cluster: Cluster, defined: kueue.Kueue) -> QueuedJob
     return QueuedJob(obj, queue, tuple(sets), usage, tuple(groups))
 
 
-def _admissions(
-    queue: K8sObject, jobs: list[QueuedJob], defined: kueue.Kueue, nodes: list[Node], cluster
-) -> list[Admission]:
-    if len(jobs) > _MOST_ENUMERATED:
-        subsets = [(job,) for job in jobs] + [tuple(jobs)]
-    else:
-        subsets = [
-            combo
-            for size in range(1, len(jobs) + 1)
-            for combo in itertools.combinations(jobs, size)
+class _Queue:
+    """One ClusterQueue's jobs, their flavor choices, and what each choice asks of the quota and
+    of the nodes: worked out once, shared by every set they are in."""
+
+    def __init__(
+        self,
+        queue: K8sObject,
+        jobs: list[QueuedJob],
+        defined: kueue.Kueue,
+        cluster: Cluster,
+        profile: Profile,
+        quota: dict,
+    ):
+        self.queue, self.jobs, self.profile = queue, jobs, profile
+        self.specs = flavors.defined(cluster)
+        self.choices = [job.choices() for job in jobs]
+        self.usage = [
+            [_flavor_usage(job, names) for names in choices]
+            for job, choices in zip(jobs, self.choices)
         ]
-    specs = flavors.defined(cluster)
+        # Each pod set as admitted with each choice: (the pools it may run on, by id, its
+        # requests, its pod count).
+        self.pods = [
+            [[self._pod_set(pod_set, names) for pod_set in job.pod_sets] for names in choices]
+            for job, choices in zip(jobs, self.choices)
+        ]
+        # Where the placement puts each job among the others: largest gang (by CPU) first.
+        self.order = [(-job.usage.get("cpu", 0.0), j) for j, job in enumerate(jobs)]
+        self._defined, self._quota = defined, quota
+        self._covering_of: dict[str, list[tuple[str, frozenset[int]]] | None] = {}
+
+    def _pod_set(self, pod_set: PodSet, names: tuple[str, ...]) -> tuple:
+        spec = flavors.admitted_spec(pod_set.spec, [self.specs[name] for name in names])
+        pools = frozenset(id(pool) for pool in self.profile.pools if _selects(spec, pool))
+        return pools, pod_set.requests, pod_set.count
+
+    def available(self, key: tuple[str, str]) -> float | None:
+        return _available(self._defined, self.queue, key, self._quota)
+
+    def others_load(self, resource: str, amount: float, pools: frozenset[int], mine: dict) -> float:
+        """The most of `resource` the jobs placed first (`amount` together) may put on the
+        pools: where the queue's resource groups cover it, no more than the quota of the flavors
+        whose nodes lie there leaves beside the job's own share (`mine`) of it."""
+        covering = self._covering(resource)
+        if covering is None:
+            return amount
+        quota = 0.0
+        for name, reach in covering:
+            if reach & pools:
+                quota += (self.available((name, resource)) or 0.0) - mine.get((name, resource), 0.0)
+        return min(amount, max(quota, 0.0))
+
+    def _covering(self, resource: str) -> list[tuple[str, frozenset[int]]] | None:
+        """The flavors of the group covering `resource` (None: none does), each with the pools
+        its nodeLabels select (by id): where the pods of a job assigned it may run."""
+        if resource not in self._covering_of:
+            self._covering_of[resource] = self._flavors_covering(resource)
+        return self._covering_of[resource]
+
+    def _flavors_covering(self, resource: str) -> list[tuple[str, frozenset[int]]] | None:
+        groups = mappings(mapping(self.queue.doc.get("spec")).get("resourceGroups"))
+        covering = [g for g in groups if resource in strings(g.get("coveredResources"))]
+        if not covering:
+            return None
+        return [
+            (
+                name,
+                frozenset(
+                    map(id, flavors.pools_of(self.specs[name], self.profile, tolerated=False))
+                ),
+            )
+            for group in covering
+            for entry in mappings(group.get("flavors"))
+            # no job is assigned a flavor the environment does not define
+            if isinstance(name := entry.get("name"), str) and name in self.specs
+        ]
+
+    def within(self, usage: dict[tuple[str, str], float], more: dict) -> bool:
+        for key, amount in more.items():
+            limit = self.available(key)
+            if limit is None or usage.get(key, 0.0) + amount > limit + _SLACK:
+                return False
+        return True
+
+
+def _flavor_usage(job: QueuedJob, names: tuple[str, ...]) -> dict[tuple[str, str], float]:
+    usage: dict[tuple[str, str], float] = {}
+    for (covered, _), name in zip(job.groups, names):
+        for resource, amount in job.usage.items():
+            if resource in covered:
+                usage[(name, resource)] = usage.get((name, resource), 0.0) + amount
+    return usage
+
+
+# A set of jobs Kueue may admit: (job indexes, choice indexes, its usage of the quota).
+_Set = tuple[tuple[int, ...], tuple[int, ...], dict[tuple[str, str], float]]
+
+
+def _admissible(queue: _Queue) -> tuple[list[_Set], int | None]:
+    """The sets Kueue may admit, smallest first and in the order of the jobs and their choices,
+    each grown only from an admissible set (a set over the quota has no admissible superset):
+    every set of one job, then at most _MOST_SETS more, trying at most _MOST_TRIES extensions.
+    Returns (sets, None) when that is all of them, else (sets, the most jobs of a size whose
+    sets are all there)."""
+    level: list[_Set] = [
+        ((j,), (c,), dict(usage))
+        for j, usages in enumerate(queue.usage)
+        for c, usage in enumerate(usages)
+        if queue.within({}, usage)
+    ]
+    found: list[_Set] = []
+    grown_in_all, tries = 0, 0
+    while level:
+        level.sort(key=lambda chosen: (chosen[0], chosen[1]))
+        found += level
+        grown: list[_Set] = []
+        for jobs, choices, usage in level:
+            for j in range(jobs[-1] + 1, len(queue.jobs)):
+                for c, more in enumerate(queue.usage[j]):
+                    tries += 1
+                    if tries > _MOST_TRIES:
+                        return found + sorted(grown, key=lambda s: (s[0], s[1])), len(jobs)
+                    if not queue.within(usage, more):
+                        continue
+                    if grown_in_all == _MOST_SETS:
+                        return found + sorted(grown, key=lambda s: (s[0], s[1])), len(jobs)
+                    total = dict(usage)
+                    for key, amount in more.items():
+                        total[key] = total.get(key, 0.0) + amount
+                    grown.append(((*jobs, j), (*choices, c), total))
+                    grown_in_all += 1
+        level = grown
+    return found, None
+
+
+def _admit(queue: _Queue, chosen: _Set, nodes: list[NodeRun]) -> Admission:
+    indexes, choices, usage = chosen
+    state = list(nodes)  # _place replaces runs, never edits one
+    placed: dict[str, int] = {}
+    for j, c in sorted(zip(indexes, choices), key=lambda pair: queue.order[pair[0]]):
+        count = 0
+        for pools, requests, pods in queue.pods[j][c]:
+            count += sum(here for _, here in _place(state, pools, requests, pods))
+        placed[queue.jobs[j].label] = count
+    jobs = tuple((queue.jobs[j], queue.choices[j][c]) for j, c in zip(indexes, choices))
+    return Admission(queue.queue, jobs, dict(usage), placed)
+
+
+def _bounded(queue: _Queue, nodes: list[NodeRun], short: set[int]) -> list[Bounded]:
+    """The jobs of a queue not all of whose sets were placed that the worst case cannot clear
+    (jobs already shown short in a placed set aside): at its worst choice of flavors."""
+    # What the jobs placed before each one request together, in the placement's order.
+    before: dict[int, dict[str, float]] = {}
+    running: dict[str, float] = {}
+    for _, j in sorted(queue.order):
+        before[j] = dict(running)
+        _add(running, queue.jobs[j].usage)
     found = []
-    for subset in subsets:
-        for choice in itertools.product(*(job.choices() for job in subset)):
-            usage: dict[tuple[str, str], float] = defaultdict(float)
-            for job, names in zip(subset, choice):
-                for (covered, _), name in zip(job.groups, names):
-                    for resource, amount in job.usage.items():
-                        if resource in covered:
-                            usage[(name, resource)] += amount
-            try:
-                within = all(
-                    amount <= sum(defined.available(queue, flavor, resource)) + 1e-9
-                    for (flavor, resource), amount in usage.items()
-                )
-            except ValueError:
-                continue
-            if not within:
-                continue
-            state = [Node(n.pool, n.index, dict(n.free)) for n in nodes]
-            placed: dict[str, int] = {}
-            ordered = sorted(zip(subset, choice), key=lambda pair: -pair[0].usage.get("cpu", 0.0))
-            for job, names in ordered:
-                assigned = [specs[name] for name in names]
-                count = 0
-                for pod_set in job.pod_sets:
-                    spec = flavors.admitted_spec(pod_set.spec, assigned)
-                    for _ in range(pod_set.count):
-                        count += _place(state, spec, pod_set.requests) is not None
-                placed[job.label] = count
-            found.append(Admission(queue, tuple(zip(subset, choice)), dict(usage), placed))
+    for j, job in enumerate(queue.jobs):
+        if id(job) in short:
+            continue
+        worst = min(
+            (_worst_placed(queue, j, c, before[j], nodes), c) for c in range(len(queue.choices[j]))
+        )
+        if worst[0] < job.pods:
+            found.append(Bounded(job, queue.choices[j][worst[1]], worst[0]))
     return found
 
 
+def _worst_placed(
+    queue: _Queue, j: int, c: int, before: dict[str, float], nodes: list[NodeRun]
+) -> int:
+    """At least how many of job j's pods fit with choice c in any admissible set, whatever the
+    other jobs of the set. Sound, not tight: what is placed before each of its pod sets — the
+    jobs the placement puts first (`before`, all of them, no more than the quota of the
+    flavors on its pools lets them use) and the job's own earlier pod sets — is taken to land
+    where it costs the pod set the most room, each resource on its own (_destroyed)."""
+    mine = queue.usage[j][c]
+    own: dict[str, float] = {}
+    at_least = 0
+    for pools, requests, count in queue.pods[j][c]:
+        runs = [run for run in nodes if id(run.pool) in pools]
+        slots = _slots(runs, requests)
+        if slots is None:  # it requests nothing: the first node takes them all
+            at_least += count
+            continue
+        load = {
+            name: queue.others_load(name, before.get(name, 0.0), pools, mine) + own.get(name, 0.0)
+            for name in requests
+        }
+        lost = _lost(runs, requests, load)
+        at_least += max(0, min(count, slots - lost))
+        _add(own, requests, count)
+    return at_least
+
+
+def _slots(runs: list[NodeRun], requests: dict[str, float]) -> int | None:
+    """How many pods of `requests` the runs hold (None: any number, as it requests nothing)."""
+    if not runs:
+        return 0
+    total = 0
+    for run in runs:
+        room = _room(run.free, requests)
+        if room is None:
+            return None
+        total += room * run.count
+    return total
+
+
+def _lost(runs: list[NodeRun], requests: dict[str, float], load: dict[str, float]) -> int:
+    """The most slots for pods of `requests` the loads can take away together. A node loses
+    what the resource that hurts it most takes, not their sum: with few nodes, every way of
+    giving each node to one resource is weighed (_destroyed_within); with more, each
+    resource's loss is added up, which may say more, never less."""
+    hit = [name for name, amount in load.items() if amount > 0]
+    nodes = sum(run.count for run in runs if _room(run.free, requests))
+    if len(hit) < 2 or nodes > _MOST_NODES_WEIGHED:
+        return sum(_destroyed(runs, requests, name, load[name]) for name in hit)
+    best = [0] * (nodes + 1)  # by how many nodes the resources so far may touch
+    for name in hit:
+        taken = _destroyed_within(runs, requests, name, load[name])
+        best = [max(best[t - u] + taken[u] for u in range(t + 1)) for t in range(nodes + 1)]
+    return best[nodes]
+
+
+def _destroyed_within(
+    runs: list[NodeRun], requests: dict[str, float], name: str, load: float
+) -> list[int]:
+    """_destroyed's bound touching at most t nodes, for each t from 0 to every node with room."""
+    amount = requests[name]
+    spares: list[float] = []
+    slots, most = 0, 0
+    for run in runs:
+        room = _room(run.free, requests) or 0
+        if room:
+            spares += [max(run.free.get(name, 0.0) - room * amount, 0.0)] * run.count
+            slots, most = slots + room * run.count, max(most, room)
+    spares.sort()
+    taken, best, spent = [0], 0, 0.0
+    for t, spare in enumerate(spares, 1):
+        spent += spare
+        if math.isinf(load):
+            best = t * most
+        elif spent <= load + _SLACK:
+            rest = int((load + _SLACK - spent) // amount)
+            best = max(best, t + min(t * (most - 1), slots - t, rest))
+        taken.append(min(best, slots))
+    return taken
+
+
+def _destroyed(runs: list[NodeRun], requests: dict[str, float], name: str, load: float) -> int:
+    """The most slots for pods of `requests` that `load` of one resource can take away, however
+    it is split among the nodes. A node losing k of its m slots to it must hold more than its
+    spare (what it has beyond m pods' worth) plus k-1 pods' worth, so with t nodes touched:
+    at most t + min(t(m_max-1), slots-t, (load - the t smallest spares) / a pod's worth)."""
+    amount = requests[name]
+    nodes: list[tuple[float, int]] = []  # (spare, how many nodes), smallest spare first
+    slots, most = 0, 0
+    for run in runs:
+        room = _room(run.free, requests) or 0
+        if room:
+            nodes.append((max(run.free.get(name, 0.0) - room * amount, 0.0), run.count))
+            slots, most = slots + room * run.count, max(most, room)
+    if math.isinf(load):
+        return slots
+    nodes.sort()
+    budget = load + _SLACK
+    best, touched, spent = 0, 0, 0.0
+    for spare, count in nodes:
+        # Within this run the bound is concave in t: its maximum is at an end of the run or
+        # where two of the terms of its min cross (floor and ceiling of each).
+        reach = count if spare == 0 else min(count, int((budget - spent) // spare))
+        left = (budget - spent) / amount
+        rate = spare / amount
+        crossings = [slots / most - touched]  # t(m_max-1) = slots-t
+        if most - 1 + rate:  # t(m_max-1) = what the load has left, in pods
+            crossings.append((left - touched * (most - 1)) / (most - 1 + rate))
+        if rate != 1:  # slots-t = what the load has left
+            crossings.append((left - slots + touched) / (rate - 1))
+        candidates = {0, reach}
+        for at in crossings:
+            if math.isfinite(at):
+                candidates |= {math.floor(at), math.floor(at) + 1}
+        for k in candidates:
+            if 0 <= k <= reach:
+                t = touched + k
+                rest = int(max(budget - spent - k * spare, 0.0) // amount)
+                best = max(best, t + min(t * (most - 1), slots - t, rest))
+        if reach < count:
+            break  # later runs spare more
+        touched, spent = touched + count, spent + count * spare
+    return min(slots, best)
+
+
 def _rooms(
-    cluster: Cluster, profile: Profile, nodes: list[Node], defined: kueue.Kueue
+    cluster: Cluster, profile: Profile, nodes: list[NodeRun], defined: kueue.Kueue
 ) -> list[FlavorRoom]:
     specs = flavors.defined(cluster)
     rooms = []
@@ -364,7 +740,7 @@ def _rooms(
                 free: dict[str, float] = {}
                 for node in nodes:
                     if node.pool in pools:
-                        _add(free, node.free)
+                        _add(free, node.free, node.count)
                 rooms.append(
                     FlavorRoom(queue, str(name), tuple(p.name for p in pools), nominal, free, paths)
                 )
@@ -379,12 +755,23 @@ def build(cluster: Cluster) -> Model | None:
     nodes = _nodes(profile)
     residents = _residents(cluster, profile, nodes)
     defined = cluster.memo("kueue", kueue.Kueue)
-    jobs = [job for obj in cluster.objects() if (job := _queued(obj, cluster, defined))]
-    admissions = []
+    quota: dict = {}
+    jobs = [job for obj in cluster.objects() if (job := _queued(obj, cluster, defined, quota))]
+    admissions: list[Admission] = []
+    searches, bounded = [], []
     for queue in defined.cluster_queues.values():
         mine = [job for job in jobs if job.queue is queue]
-        if mine:
-            admissions += _admissions(queue, mine, defined, nodes, cluster)
+        if not mine:
+            continue
+        work = _Queue(queue, mine, defined, cluster, profile, quota)
+        sets, partial = _admissible(work)
+        placed = [_admit(work, chosen, nodes) for chosen in sets]
+        admissions += placed
+        most = max((len(a.jobs) for a in placed), default=0)
+        searches.append(Search(queue, len(placed), partial is None, partial or most))
+        if partial is not None:
+            short = {id(job) for admission in placed for job in admission.short()}
+            bounded += _bounded(work, nodes, short)
     rooms = _rooms(cluster, profile, nodes, defined)
     rows = []
     for pool in profile.pools:
@@ -393,8 +780,9 @@ def build(cluster: Cluster) -> Model | None:
         requested: dict[str, float] = {}
         for node in nodes:
             if node.pool is pool:
-                _add(requested, {n: pool.allocatable.get(n, 0.0) - v for n, v in node.free.items()})
-        row = PoolRow(pool, allocatable, {n: v for n, v in requested.items() if v > 1e-9})
+                used = {n: pool.allocatable.get(n, 0.0) - v for n, v in node.free.items()}
+                _add(requested, used, node.count)
+        row = PoolRow(pool, allocatable, {n: v for n, v in requested.items() if v > _SLACK})
         row.quota = [(room.flavor, room.nominal) for room in rooms if pool.name in room.pools]
         rows.append(row)
     found = kueue.wait_for_pods_ready(cluster)
@@ -408,6 +796,8 @@ def build(cluster: Cluster) -> Model | None:
         admissions,
         found[0] if found else None,
         found[1] if found else None,
+        searches,
+        bounded,
     )
 
 
@@ -418,4 +808,6 @@ def model_of(cluster: Cluster) -> Model | None:
 def show(amounts: dict[str, float]) -> str:
     """`cpu 1.85, memory 6.34Gi` (cpu and memory first)."""
     order = sorted(amounts, key=lambda n: ({"cpu": 0, "memory": 1}.get(n, 2), n))
-    return ", ".join(f"{n} {quantity.show(n, amounts[n])}" for n in order) or "-"
+    # A node filled to the last pod is left -1e-16, not "-0m"
+    shown = {n: amounts[n] if abs(amounts[n]) > _SLACK else 0.0 for n in order}
+    return ", ".join(f"{n} {quantity.show(n, shown[n])}" for n in order) or "-"

@@ -31,7 +31,10 @@ _QUANTITY = re.compile(
 def parse(value) -> float:
     """A quantity (`500m`, `2Gi`, `4`, 2) as a number; ValueError when it is not one."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:  # an integer past any float: no quantity is that large
+            raise ValueError(f"{value} is too large for a Kubernetes quantity") from None
     return _parse_text(str(value))
 
 

@@ -33,13 +33,26 @@ def pool_verdict(model: Model, row: PoolRow) -> tuple[bool, str]:
     }
     if short:
         problems.append(f"gangs that do not fit: {', '.join(sorted(short))}")
+    bounded = {
+        bound.job.label
+        for bound in model.bounded
+        if any(row.pool.name in r.pools for r in model.rooms if r.flavor in bound.flavors)
+    }
+    if bounded:
+        problems.append(
+            f"gangs a worst case cannot clear (not a placement): {', '.join(sorted(bounded))}"
+        )
     if problems:
         return False, "OVER: " + "; ".join(problems)
     return True, f"fits ({show(_left(row))} left)"
 
 
 def environment_ok(model: Model) -> bool:
-    return all(pool_verdict(model, row)[0] for row in model.pools) and not model.failing()
+    return (
+        all(pool_verdict(model, row)[0] for row in model.pools)
+        and not model.failing()
+        and not model.bounded
+    )
 
 
 def _summary(model: Model) -> list[str]:
@@ -61,6 +74,21 @@ def _summary(model: Model) -> list[str]:
             for (_, resource), amount in largest.usage.items():
                 usage[resource] = usage.get(resource, 0.0) + amount
             failing = [a for a in admissions if a.short()]
+            search = model.search_of(queue)
+            if search is not None and not search.complete:
+                bounded = [b.job.label for b in model.bounded if b.job.queue is queue]
+                lines.append(
+                    f"sets Kueue may admit at once: more than {len(admissions)}; placed pod by "
+                    f"pod: every set of up to {search.size} job{'s' if search.size != 1 else ''}"
+                    f" and {len(admissions)} in all, {len(failing)} of which do not fit the "
+                    "nodes; every other set bounded by a worst case per job, "
+                    + (
+                        f"which cannot clear {', '.join(bounded)}"
+                        if bounded
+                        else "which clears every job not shown short"
+                    )
+                )
+                continue
             lines.append(
                 f"sets Kueue may admit at once: {len(admissions)} (largest: "
                 f"{' + '.join(j.label for j, _ in largest.jobs)}, {show(usage)}); "
@@ -126,7 +154,13 @@ def as_json(models: list[Model]) -> list[dict]:
                 for row in model.pools
             ],
             "residents": [
-                {"owner": r.owner, "requests": r.requests, "pool": r.pool, "perNode": r.per_node}
+                {
+                    "owner": r.owner,
+                    "requests": r.requests,
+                    "pool": r.pool,
+                    "perNode": r.per_node,
+                    "pods": r.pods,
+                }
                 for r in model.residents
             ],
             "jobs": [
@@ -140,6 +174,21 @@ def as_json(models: list[Model]) -> list[dict]:
                     "fits": not a.short(),
                 }
                 for a in model.admissions
+            ],
+            # Per ClusterQueue: whether every set Kueue may admit was placed, and if not, the
+            # jobs the worst case bounding the others cannot clear.
+            "searches": [
+                {
+                    "queue": search.queue.name,
+                    "placed": search.placed,
+                    "complete": search.complete,
+                    "bounded": [
+                        {"job": b.job.label, "flavors": list(b.flavors), "podsAtLeast": b.at_least}
+                        for b in model.bounded
+                        if b.job.queue is search.queue
+                    ],
+                }
+                for search in model.searches
             ],
             "waitForPodsReady": model.wait_for_pods_ready,
         }

@@ -8,6 +8,9 @@ placed pod by pod):
   system and operator pods: Kueue admits what the nodes cannot hold;
 - a job Kueue may admit (alone, or with others within the quota) whose pods do not all fit the
   nodes: the rest stay Pending while the whole gang holds its quota;
+- in a queue with more such sets than trainops places one by one (knowledge/capacity.py,
+  _MOST_SETS beyond each job alone), a job a sound worst case cannot clear: the finding says it
+  is that bound, not a placement (it may be pessimistic, never optimistic);
 - where such a gang can be placed only in part, a Kueue configuration without
   `waitForPodsReady`: the pods that did start, and the quota, are held until the job ends
   (its activeDeadlineSeconds, or never).
@@ -28,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trainops.knowledge import capacity
-from trainops.knowledge.capacity import Admission, Model, QueuedJob
+from trainops.knowledge.capacity import Admission, Bounded, Model, QueuedJob
 from trainops.model import quantity
 from trainops.model.findings import Finding, Severity
 from trainops.model.objects import K8sObject
@@ -43,37 +46,52 @@ def _finding(rendered: Rendered, obj: K8sObject, message: str, path: str, hint: 
     return Finding(ID, SEVERITY, message, rendered.root, obj.file, obj.line, obj.ref, path, hint)
 
 
-def _free(model: Model, job: QueuedJob, admission: Admission) -> str:
+def _free(model: Model, job: QueuedJob, names: tuple[str, ...]) -> str:
     """What the pools of the job's flavors have left after the residents, for the message."""
-    names = dict(admission.jobs)[job]
     rooms = [r for r in model.rooms if r.queue is job.queue and r.flavor in names]
     return "; ".join(f"{r.flavor} on {', '.join(r.pools)}: {capacity.show(r.free)}" for r in rooms)
 
 
-def _smallest(model: Model, job: QueuedJob) -> Admission | None:
-    """The smallest admission in which this job's pods do not all fit."""
-    failing = [a for a in model.failing() if job in a.short()]
-    return min(failing, key=lambda a: len(a.jobs), default=None)
-
-
-def _job_findings(rendered: Rendered, model: Model, job: QueuedJob) -> Iterator[Finding]:
-    admission = _smallest(model, job)
-    if admission is None:
-        return
+def _job_findings(
+    rendered: Rendered, model: Model, job: QueuedJob, admission: Admission
+) -> Iterator[Finding]:
     placed = admission.placed[job.label]
     others = [other.label for other, _ in admission.jobs if other is not job]
-    flavors = ", ".join(dict(admission.jobs)[job])
+    names = dict(admission.jobs)[job]
     together = f" together with {', '.join(others)}" if others else ""
     yield _finding(
         rendered,
         job.obj,
-        f"Kueue may admit it{together} into flavor {flavors} (its gang: "
+        f"Kueue may admit it{together} into flavor {', '.join(names)} (its gang: "
         f"{capacity.show(job.usage)}), yet placed pod by pod on the {model.profile.name} "
         f"cluster, its system and operator pods already there (left for jobs: "
-        f"{_free(model, job, admission)}), only {placed} of its {job.pods} pods fit: the rest "
-        "stay Pending while the gang holds its quota",
+        f"{_free(model, job, names)}), only {placed} of its {job.pods} pods fit: the rest stay "
+        "Pending while the gang holds its quota",
         "spec",
         "lower the flavor's nominal quota to what is left (`trainops capacity`), or request less",
+    )
+
+
+def _bounded_findings(rendered: Rendered, model: Model, bound: Bounded) -> Iterator[Finding]:
+    job = bound.job
+    search = model.search_of(job.queue)
+    size = search.size if search is not None else 1
+    placed = f"{search.placed} placed, " if search is not None else ""
+    yield _finding(
+        rendered,
+        job.obj,
+        f"Kueue may admit it into flavor {', '.join(bound.flavors)} (its gang: "
+        f"{capacity.show(job.usage)}) with other jobs of ClusterQueue {job.queue.name}, in "
+        f"more sets than trainops places one by one ({placed}every set of up to {size} "
+        f"job{'s' if size != 1 else ''}); bounding the rest by a worst case (the gangs placed "
+        f"before it using all the quota lets them, where it hurts most), on the "
+        f"{model.profile.name} cluster (left for jobs: {_free(model, job, bound.flavors)}) as "
+        f"few as {bound.at_least} of its {job.pods} pods may fit, the rest Pending while the "
+        "gang holds its quota. This is an approximation: it may be pessimistic, never "
+        "optimistic",
+        "spec",
+        "lower the flavor's nominal quota to what is left (`trainops capacity`), or request "
+        "less; `trainops capacity` shows which sets were placed",
     )
 
 
@@ -98,14 +116,19 @@ def _quota_findings(rendered: Rendered, model: Model, queue: K8sObject) -> Itera
 def _readiness_findings(rendered: Rendered, model: Model, config: K8sObject) -> Iterator[Finding]:
     if model.wait_for_pods_ready is not None:
         return
-    short = sorted({job.label for a in model.failing() for job in a.short()})
-    if not short:
+    failing = model.smallest_failing
+    short = sorted({job.label for job in model.jobs if id(job) in failing})
+    bounded = sorted({bound.job.label for bound in model.bounded} - set(short))
+    if not short and not bounded:
         return
+    named = ", ".join(short)
+    if bounded:
+        named += ("; " if named else "") + "by a worst case, not a placement: " + ", ".join(bounded)
     yield _finding(
         rendered,
         config,
         f"Kueue may admit gangs the {model.profile.name} cluster can place only in part "
-        f"({', '.join(short)}), and its configuration has no waitForPodsReady: the pods that "
+        f"({named}), and its configuration has no waitForPodsReady: the pods that "
         "started and the whole gang's quota are held until the job ends",
         "data.controller_manager_config.yaml",
         "add waitForPodsReady with a timeout and a requeuing backoff to "
@@ -117,11 +140,16 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     model = capacity.model_of(cluster)
     if model is None:
         return
-    jobs = {id(job.obj): job for job in model.jobs}
+    failing = model.smallest_failing
+    short = {id(job.obj): job for job in model.jobs if id(job) in failing}
+    bounded = {id(bound.job.obj): bound for bound in model.bounded}
     queues = {id(room.queue) for room in model.rooms}
     for obj in rendered.objects:
-        if id(obj) in jobs:
-            yield from _job_findings(rendered, model, jobs[id(obj)])
+        if id(obj) in short:
+            job = short[id(obj)]
+            yield from _job_findings(rendered, model, job, failing[id(job)])
+        elif id(obj) in bounded:
+            yield from _bounded_findings(rendered, model, bounded[id(obj)])
         elif id(obj) in queues:
             yield from _quota_findings(rendered, model, obj)
         elif obj is model.kueue_config:
