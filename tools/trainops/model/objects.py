@@ -82,11 +82,12 @@ class K8sObject:
     def name(self) -> str:
         """The name, or `generateName` for objects the API server names on create."""
         metadata = self.doc["metadata"]
-        return metadata.get("name") or metadata["generateName"]
+        return metadata.get("name") or metadata.get("generateName") or ""
 
     @property
     def has_fixed_name(self) -> bool:
-        return isinstance(self.doc["metadata"].get("name"), str)
+        name = self.doc["metadata"].get("name")
+        return isinstance(name, str) and bool(name)
 
     @property
     def namespace(self) -> str | None:
@@ -573,8 +574,9 @@ def _object_reason(doc: object) -> str | None:
         return f"document is {kind}, not a mapping: a Kubernetes object is a mapping"
     missing = [field for field in ("apiVersion", "kind") if not isinstance(doc.get(field), str)]
     metadata = doc.get("metadata")
-    named = isinstance(metadata, dict) and (
-        isinstance(metadata.get("name"), str) or metadata.get("generateName")
+    # An empty name is no name: the API server asks for name or generateName.
+    named = isinstance(metadata, dict) and bool(
+        (isinstance(metadata.get("name"), str) and metadata["name"]) or metadata.get("generateName")
     )
     if not named:
         missing.append("metadata.name")
