@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import fcntl
 import functools
 import hashlib
+import marshal
 import os
+import shutil
+import stat
 import tempfile
 import threading
 import time
 from pathlib import Path
+
+from trainops.model import bounded
 
 MAX_BYTES_ENV = "TRAINOPS_CACHE_MAX_MB"
 DEFAULT_MAX_MB = 512
@@ -100,8 +106,16 @@ def load(name: str, key: str, notes: list[str] | None = None) -> bytes | None:
     `notes`: the caller computes the value again and overwrites the entry)."""
     path = entry_path(name, key)
     try:
-        data = path.read_bytes()
-    except OSError:
+        data = bounded.read_regular(path, max_bytes(), follow=False)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        # A FIFO, device, link or folder in an entry's place, or an entry larger than its whole
+        # folder may be: never read (a FIFO would block the run); removed, so the next store heals it.
+        if notes is not None:
+            notes.append(f"cache entry {path} is unusable ({error.strerror}); computed it again")
+        if isinstance(error, bounded.NotRegular | bounded.TooLarge) or error.errno == errno.ELOOP:
+            _discard(path)
         return None
     header, newline, payload = data.partition(b"\n")
     if not newline or header != hashlib.sha256(payload).hexdigest().encode():
@@ -111,6 +125,26 @@ def load(name: str, key: str, notes: list[str] | None = None) -> bytes | None:
     with contextlib.suppress(OSError):
         os.utime(path)  # recently used: evicted last
     return payload
+
+
+def _discard(path: Path) -> None:
+    """Remove what lies at an entry's path, whatever it is (a folder too)."""
+    with contextlib.suppress(OSError):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+
+
+def unmarshal(payload: bytes) -> object:
+    """marshal.loads of an entry's payload; ValueError for bytes marshal did not write as they
+    are. The hash proves the payload is the one stored, not that marshal wrote it: a garbage
+    payload may declare a list of 2**31 items, which fails allocating it (MemoryError, with
+    nothing held) rather than reading it."""
+    try:
+        return marshal.loads(payload)
+    except (EOFError, TypeError, MemoryError, RecursionError) as error:
+        raise ValueError(f"not an entry marshal wrote ({type(error).__name__})") from None
 
 
 def store(name: str, key: str, payload: bytes) -> None:
@@ -174,7 +208,7 @@ def _ledger(directory: Path) -> Path:
 def _recorded(directory: Path) -> int | None:
     """The folder's bytes as its ledger has them; None when it has none, or an old count."""
     try:
-        total, counted = _ledger(directory).read_text().split()
+        total, counted = bounded.read_regular(_ledger(directory), 4096, follow=False).split()
         if 0 <= time.time() - float(counted) <= _RECOUNT_SECONDS:
             return int(total)
     except (OSError, ValueError):
@@ -195,12 +229,17 @@ def _record(directory: Path) -> None:
     added, _unrecorded[directory] = _unrecorded.get(directory, 0), 0
     if not added:
         return
-    with contextlib.suppress(OSError, ValueError), open(_ledger(directory), "r+") as ledger:
-        fcntl.flock(ledger, fcntl.LOCK_EX)  # released when the file closes
-        total, counted = ledger.read().split()
-        ledger.seek(0)
-        ledger.truncate()
-        ledger.write(f"{int(total) + added} {counted}\n")
+    with contextlib.suppress(OSError, ValueError):
+        # Opened without waiting and refused unless a regular file: a FIFO here would block.
+        descriptor = os.open(_ledger(directory), os.O_RDWR | os.O_NONBLOCK | os.O_NOFOLLOW)
+        with open(descriptor, "r+") as ledger:
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                return
+            fcntl.flock(ledger, fcntl.LOCK_EX)  # released when the file closes
+            total, counted = ledger.read(4096).split()
+            ledger.seek(0)
+            ledger.truncate()
+            ledger.write(f"{int(total) + added} {counted}\n")
 
 
 @atexit.register

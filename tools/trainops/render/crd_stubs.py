@@ -40,7 +40,7 @@ from typing import NamedTuple
 import orjson
 import yaml_rs
 
-from trainops.model import cache
+from trainops.model import bounded, cache
 from trainops.model.objects import reads_alike_in_yaml_1_1, split_documents
 
 FOLDER = "crd-stubs-v1"
@@ -49,6 +49,7 @@ _SLOTS = ".trainops-slots.json"
 # {placeholder: the versions as a line of JSON}, in marshal's format: read for every operators
 # layer a run renders, and json took a tenth of a second to read back megabytes of escaped JSON.
 _VALUES = ".trainops-values.marshal"
+_VALUES_BYTES = 256 * 2**20  # an operator's CRDs' versions are megabytes; never read past this
 _PREFIX = "trainops-slot-"
 SLOT = re.compile(_PREFIX + r"[0-9a-f]{24}")
 _SLOT_LINE = re.compile(r"^  versions: (" + _PREFIX + r"[0-9a-f]{24})$", re.MULTILINE)
@@ -221,13 +222,16 @@ class Stubbed:
         known = _values_read.get(identity)
         if known is None:
             try:
-                values = marshal.loads(self.values_file.read_bytes())
-            except (OSError, ValueError, EOFError, TypeError):
+                values = cache.unmarshal(bounded.read_regular(self.values_file, _VALUES_BYTES))
+            except (OSError, ValueError):
                 return {}
-            plain = isinstance(values, dict) and all(
-                type(slot) is str and type(text) is str for slot, text in values.items()
+            plain: dict[str, str] = (
+                values
+                if isinstance(values, dict)
+                and all(type(slot) is str and type(text) is str for slot, text in values.items())
+                else {}
             )
-            known = _values_read[identity] = values if plain else {}
+            known = _values_read[identity] = plain
         return known
 
 
