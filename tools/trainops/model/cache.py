@@ -31,13 +31,117 @@ DEFAULT_MAX_MB = 512
 _SUFFIX = ".entry"
 
 
-def cache_root() -> Path:
-    """Where trainops keeps what it can compute again: renders, parses, mirrors, schemas."""
+def configured_root() -> Path:
+    """Where the user keeps trainops' cache: $TRAINOPS_CACHE_DIR, else the XDG cache folder."""
     configured = os.environ.get("TRAINOPS_CACHE_DIR")
     if configured:
         return Path(configured)
     xdg = os.environ.get("XDG_CACHE_HOME")
     return (Path(xdg) if xdg else Path.home() / ".cache") / "trainops"
+
+
+def cache_root() -> Path:
+    """Where trainops keeps what it can compute again: renders, parses, mirrors, schemas. The
+    configured folder, or for the rest of a run that found it unwritable (a full disk, a
+    read-only mount) a temporary one (fall_back)."""
+    return _fallback if _fallback is not None else configured_root()
+
+
+# A cache that cannot be written only costs time: the run keeps what it computes in a temporary
+# folder instead (checkouts of remote bases, the mirror's shadow and entries need somewhere to
+# be), reads the configured cache's entries still (a read-only cache is used read-only), and says
+# so once. The folder is removed as the run ends (release), or by the next run when this one was
+# killed (sweep).
+_fallback: Path | None = None
+_fallback_lock = threading.Lock()
+_notes: list[str] = []
+_PROBE_BYTES = 2**20  # a run writes megabytes: a disk without one free is full for it
+_TEMPORARY = "trainops-"
+
+
+def prepare() -> None:
+    """Check, before a run, that the configured cache takes a write; else fall back."""
+    sweep(Path(tempfile.gettempdir()), _TEMPORARY)
+    refused = unwritable(configured_root())
+    if refused is not None:
+        fall_back(refused)
+
+
+def unwritable(folder: Path) -> OSError | None:
+    """Why `folder` does not take a megabyte (made if missing), or None when it does."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-") as probe:
+            probe.write(b"\0" * _PROBE_BYTES)
+            probe.flush()  # a full disk refuses the write (ENOSPC), a read-only one the file
+    except OSError as error:
+        return error
+    return None
+
+
+def fall_back(error: OSError) -> Path:
+    """Keep the rest of the run's cache in a temporary folder, for the configured one failed a
+    write with `error`; the folder."""
+    global _fallback
+    with _fallback_lock:
+        if _fallback is None:
+            _fallback = scratch(Path(tempfile.gettempdir()), f"{_TEMPORARY}cache-")
+            _notes.append(
+                f"the cache {configured_root()} cannot be written ({error.strerror or error}): "
+                "this run reads it but keeps what it computes in a temporary folder, removed "
+                "as it ends; free space there, make it writable, or set TRAINOPS_CACHE_DIR"
+            )
+        return _fallback
+
+
+def temporary(path: Path) -> bool:
+    """Whether `path` lies in the run's temporary cache."""
+    return _fallback is not None and _fallback in path.parents
+
+
+def take_notes() -> list[str]:
+    """What the cache has to tell the user (once each)."""
+    with _fallback_lock:
+        taken, _notes[:] = list(_notes), []
+    return taken
+
+
+def release() -> None:
+    """Remove the temporary cache, if the run used one (at the end of a run)."""
+    global _fallback
+    with _fallback_lock:
+        if _fallback is not None:
+            shutil.rmtree(_fallback, ignore_errors=True)
+            _fallback = None
+
+
+def scratch(parent: Path, prefix: str) -> Path:
+    """A new folder in `parent` named `<prefix><pid>-…`: sweep() removes it once this process is
+    gone, if a kill kept it from removing it itself."""
+    parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
+
+
+def sweep(parent: Path, prefix: str) -> None:
+    """Remove the folders scratch() made in `parent` for processes that have ended."""
+    try:
+        names = [entry.name for entry in os.scandir(parent) if entry.name.startswith(prefix)]
+    except OSError:
+        return
+    for name in names:
+        pid = name.rsplit("-", 2)[-2] if name.count("-") >= 2 else ""
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(parent / name, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's: alive
+    return True
 
 
 def folder(name: str) -> Path:
@@ -105,6 +209,8 @@ def load(name: str, key: str, notes: list[str] | None = None) -> bytes | None:
     """The payload stored under `key`, or None when it is absent or fails verification (said in
     `notes`: the caller computes the value again and overwrites the entry)."""
     path = entry_path(name, key)
+    if _fallback is not None and not path.exists():  # the configured cache, read-only
+        path = configured_root() / name / path.name
     try:
         data = bounded.read_regular(path, max_bytes(), follow=False)
     except FileNotFoundError:

@@ -265,8 +265,8 @@ def _stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
     if slots is not None:
         return Stubbed(target, slots, target / _VALUES)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        scratch = Path(tempfile.mkdtemp(prefix=f".{commit[:12]}-", dir=target.parent))
+        cache.sweep(target.parent, f".{commit[:12]}-")  # what runs killed meanwhile left
+        scratch = cache.scratch(target.parent, f".{commit[:12]}-")
     except OSError:
         return None
     try:
@@ -463,7 +463,7 @@ class Composition:
         key = cache.key_of(FOLDER, _SOURCE, self.identity, "file", digest)
 
         def full_build() -> str | None:
-            with tempfile.TemporaryDirectory(prefix="trainops-file-") as scratch:
+            with tempfile.TemporaryDirectory(prefix=f"trainops-file-{os.getpid()}-") as scratch:
                 (Path(scratch) / "file.yaml").write_bytes(content)
                 (Path(scratch) / "kustomization.yaml").write_text("resources: [file.yaml]\n")
                 return self.build(Path(scratch))

@@ -1,0 +1,175 @@
+"""The cache under faults: whatever lies in it, however a run ended, the next run's verdict is a
+cold run's, with no traceback and no hang. Each fault is made on a cache a real run filled, in a
+copy of the repository's kind environment with a defect put in (findings with lines to compare)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import helpers
+from helpers import MIRROR, REPO
+
+ROOTS = ["overlays/kind/operators", "overlays/kind/platform", "overlays/kind/workloads"]
+TIMEOUT = 300  # past any render timeout: a hang fails here, not the suite
+
+pytestmark = pytest.mark.skipif(MIRROR is None, reason="needs the mirror at ../shared/mirror")
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> Path:
+    top = tmp_path_factory.mktemp("faults") / "repo"
+    for folder in ("operators", "base", "workloads", "components", "overlays", "gitops"):
+        shutil.copytree(REPO / folder, top / folder)
+    shutil.copy(REPO / "trainops.yaml", top / "trainops.yaml")
+    job = top / "workloads" / "bookstore-ml" / "job.yaml"
+    job.write_text(job.read_text().replace("allowPrivilegeEscalation: false", "privileged: true"))
+    return top
+
+
+def command(*extra: str) -> list[str]:
+    return [sys.executable, "-m", "trainops", "validate", *ROOTS, "--format", "json", *extra]
+
+
+def run(
+    repo: Path,
+    cache: Path,
+    *extra: str,
+    env: dict[str, str] | None = None,
+    limit: int | None = None,
+    unprivileged: bool = False,
+):
+    """validate in a process of its own (under an address-space `limit`, or bound by file modes
+    even as root); no traceback, whatever the cache holds."""
+
+    def limited() -> None:
+        if limit is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    done = subprocess.run(
+        helpers.unprivileged(command(*extra)) if unprivileged else command(*extra),
+        cwd=repo,
+        env=_env(cache, env),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        preexec_fn=limited,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def _env(cache: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {**os.environ, "TRAINOPS_CACHE_DIR": str(cache), "TRAINOPS_MIRROR": str(MIRROR)}
+    return {**env, **(extra or {})}
+
+
+def verdict(done: subprocess.CompletedProcess) -> tuple[int, list]:
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, sorted(json.dumps(f, sort_keys=True) for f in json.loads(done.stdout))
+
+
+@pytest.fixture(scope="module")
+def cold(repo, tmp_path_factory) -> tuple[int, list]:
+    """The verdict of a run with an empty cache: what every run after a fault must give."""
+    found = verdict(run(repo, tmp_path_factory.mktemp("cold-cache")))
+    assert found[0] == 1 and any(json.loads(f)["line"] for f in found[1])
+    return found
+
+
+@pytest.fixture
+def warm(repo, tmp_path) -> Path:
+    cache = tmp_path / "cache"
+    run(repo, cache)
+    return cache
+
+
+def _entries(cache: Path) -> list[Path]:
+    return sorted(cache.rglob("*.entry"))
+
+
+def test_a_fifo_in_place_of_every_entry_neither_hangs_nor_changes_the_verdict(repo, cold, warm):
+    # As found: a FIFO where an entry was hung the run (and SIGTERM did not end it).
+    entries = _entries(warm)
+    assert entries
+    for entry in entries:
+        entry.unlink()
+        os.mkfifo(entry)
+    assert verdict(run(repo, warm)) == cold
+    assert any(entry.is_file() for entry in _entries(warm))  # those read were written anew
+
+
+def test_garbage_with_a_valid_hash_in_every_entry_is_a_miss(repo, cold, warm):
+    # As found: MemoryError in marshal.loads (a list of 2**31 - 1 items declared, none there).
+    payload = b"[" + (2**31 - 1).to_bytes(4, "little") + b"\0" * 16
+    for entry in _entries(warm):
+        entry.write_bytes(hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+    done = run(repo, warm, env={}, limit=4 * 2**30)
+    assert verdict(done) == cold
+
+
+def test_an_empty_read_only_cache_is_a_note_and_a_full_run(repo, cold, tmp_path):
+    # As found: a traceback. Run without root's capabilities, whom a folder's mode binds.
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    cache.chmod(0o555)
+    done = run(repo, cache, unprivileged=True)
+    assert verdict(done) == cold
+    assert f"note: the cache {cache} cannot be written (" in done.stderr
+    assert list(cache.iterdir()) == []
+
+
+def test_a_read_only_cache_is_read(repo, cold, warm):
+    for folder in [warm, *(p for p in warm.rglob("*") if p.is_dir())]:
+        folder.chmod(0o555)
+    done = run(repo, warm, "--verbose", unprivileged=True)
+    assert verdict(done) == cold
+    assert "cannot be written" in done.stderr
+
+
+def _full_tmpfs(path: Path, size: str) -> Path:
+    """A tmpfs of `size` at `path` (a full disk, as it is: ENOSPC); skips unless mount works."""
+    path.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)])
+    if mounted.returncode != 0:
+        pytest.skip("mounting a small tmpfs (a full disk) needs root")
+    return path
+
+
+@pytest.mark.parametrize("filled", [True, False], ids=["full at start", "fills up during the run"])
+def test_a_full_disk_is_a_note_and_an_uncached_run(repo, cold, tmp_path, filled):
+    # As found: exit 2 on every run (a checkout could not be written).
+    disk = _full_tmpfs(tmp_path / "disk", "2m")
+    try:
+        if filled:
+            with open(disk / "filler", "wb") as filler, contextlib.suppress(OSError):
+                while True:
+                    filler.write(b"\0" * 65536)
+        done = run(repo, disk / "cache")
+        assert verdict(done) == cold
+        assert f"note: the cache {disk / 'cache'} cannot be written (" in done.stderr
+        assert not [p for p in Path(tempfile.gettempdir()).glob("trainops-cache-*")]
+    finally:
+        subprocess.run(["umount", str(disk)])
+
+
+def test_a_full_temporary_folder_is_one_line(repo, tmp_path):
+    # As found: a traceback.
+    disk = _full_tmpfs(tmp_path / "tmp", "64k")
+    try:
+        done = run(repo, tmp_path / "cache", env={"TMPDIR": str(disk)})
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.startswith("trainops: error: ") and done.stderr.count("\n") == 1
+        assert "No space left on device" in done.stderr
+    finally:
+        subprocess.run(["umount", str(disk)])
