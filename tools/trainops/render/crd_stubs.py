@@ -30,6 +30,7 @@ import marshal
 import os
 import re
 import shutil
+import stat
 import tempfile
 import threading
 from collections.abc import Callable
@@ -241,9 +242,48 @@ def _tree_folder(owner_repo: str, commit: str) -> Path:
 
 
 def has_stub_tree(owner_repo: str, commit: str) -> bool:
-    """Whether the stubbed copy of the commit is made: what stub_tree() then reads of the
-    checkout is nothing."""
-    return (_tree_folder(owner_repo, commit) / _COMPLETE).is_file()
+    """Whether the stubbed copy of the commit is made, and intact: what stub_tree() then reads
+    of the checkout is nothing."""
+    target = _tree_folder(owner_repo, commit)
+    return (target / _COMPLETE).is_file() and _intact(target)
+
+
+# Every file of a stubbed copy as it was made (path: inode, size, modification time): its files
+# are the checkout's own (hard links) or its stubbed texts, and kustomize reads them in the
+# checkout's place, so a file cut short or changed in either (a disk fault, a stray edit) changed
+# the verdict, unseen. A copy that differs is made again, from a checkout verified again.
+_FILES = ".trainops-files.json"
+_intact_trees: set[Path] = set()
+
+
+def _identities(tree: Path) -> dict[str, list[int]]:
+    found = {}
+    for path in tree.rglob("*"):
+        if path.name in (_COMPLETE, _FILES) and path.parent == tree:
+            continue
+        status = path.lstat()
+        if not stat.S_ISDIR(status.st_mode):
+            found[str(path.relative_to(tree))] = [
+                status.st_ino,
+                status.st_size,
+                status.st_mtime_ns,
+                stat.S_IFMT(status.st_mode),
+            ]
+    return found
+
+
+def _intact(target: Path) -> bool:
+    """Whether the stubbed copy's files are the ones it was made with (once a run)."""
+    if target in _intact_trees:
+        return True
+    try:
+        made = json.loads(bounded.read_regular(target / _FILES, 2**24, follow=False))
+        intact = made == _identities(target)
+    except (OSError, ValueError):
+        intact = False
+    if intact:
+        _intact_trees.add(target)
+    return intact
 
 
 def stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
@@ -261,7 +301,7 @@ _making_lock = threading.Lock()
 
 def _stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
     target = _tree_folder(owner_repo, commit)
-    slots = _read_slots(target)
+    slots = _read_slots(target) if _intact(target) else None
     if slots is not None:
         return Stubbed(target, slots, target / _VALUES)
     try:
@@ -290,6 +330,7 @@ def _stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
                 values.update(stubbed.values)
         (work / _VALUES).write_bytes(marshal.dumps(values))
         (work / _SLOTS).write_text(json.dumps(slots, sort_keys=True))
+        (work / _FILES).write_text(json.dumps(_identities(work)))
         (work / _COMPLETE).write_text(commit + "\n")
         if target.exists():
             os.rename(target, scratch / "stale")
