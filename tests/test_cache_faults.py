@@ -232,3 +232,29 @@ def test_a_run_killed_at_any_point_leaves_what_gives_a_cold_runs_verdict(repo, c
         assert verdict(run(repo, cache, env=env)) == cold, f"after a kill at {after} ms"
         left = [p.name for p in scratch.iterdir()]  # the killed run's, swept by the next
         assert not left, f"the run killed at {after} ms left {left}"
+
+
+def test_sigterm_ends_a_run_promptly_at_any_point_and_leaves_no_temporary_folder(
+    repo, cold, tmp_path
+):
+    # As found: a run blocked on a FIFO entry ignored SIGTERM; one ended by it left folders.
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    for after in KILL_AFTER_MS[:4]:
+        cache = tmp_path / f"cache-{after}"
+        stopped = subprocess.Popen(
+            command(),
+            cwd=repo,
+            env=_env(cache, {"TMPDIR": str(scratch)}),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(after / 1000)
+        stopped.send_signal(signal.SIGTERM)
+        _, stderr = stopped.communicate(timeout=60)
+        # -15: ended before its handler was set (while importing), with nothing to remove yet.
+        assert stopped.returncode in (-15, 143, 0, 1), stderr
+        assert "Traceback" not in stderr
+        assert not list(scratch.iterdir()), f"SIGTERM at {after} ms left temporary folders"
+        assert verdict(run(repo, cache)) == cold
