@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs
 
-from trainops.model import cache, processes
+from trainops.model import bounded, cache, processes
 from trainops.model.errors import CannotRun
 from trainops.render import kustomization, mirror
 
@@ -137,13 +137,18 @@ def commit_of(mirror_dir: Path, owner_repo: str, ref: str) -> str | None:
 # costs a git process per remote base, every run. A shadow holding a loose ref is asked each run.
 _COMMITS_FOLDER = "commits-v1"
 _COMMIT = re.compile(rb"[0-9a-f]{40}")
+_REFS_BYTES = 64 * 2**20
 
 
 def _refs(repository: Path) -> list[bytes] | None:
     try:
         if any((repository / "refs").iterdir()):
             return None
-        return [(repository / name).read_bytes() for name in ("HEAD", "config", "packed-refs")]
+        # The shadow's own copies: never a FIFO or link unless something else put it there.
+        return [
+            bounded.read_regular(repository / name, _REFS_BYTES, follow=False)
+            for name in ("HEAD", "config", "packed-refs")
+        ]
     except OSError:
         return None
 
