@@ -162,7 +162,7 @@ def test_a_full_disk_is_a_note_and_an_uncached_run(repo, cold, tmp_path, filled)
         assert f"note: the cache {disk / 'cache'} cannot be written (" in done.stderr
         assert not [p for p in Path(tempfile.gettempdir()).glob("trainops-cache-*")]
     finally:
-        subprocess.run(["umount", str(disk)])
+        subprocess.run(["umount", "--lazy", str(disk)])  # whatever a worker still holds there
 
 
 def test_a_full_temporary_folder_is_one_line(repo, tmp_path):
@@ -174,7 +174,7 @@ def test_a_full_temporary_folder_is_one_line(repo, tmp_path):
         assert done.stderr.startswith("trainops: error: ") and done.stderr.count("\n") == 1
         assert "No space left on device" in done.stderr
     finally:
-        subprocess.run(["umount", str(disk)])
+        subprocess.run(["umount", "--lazy", str(disk)])  # whatever a worker still holds there
 
 
 # What a render of the kind environment reads of each operator's checkout (and the stubbed copy
