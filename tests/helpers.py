@@ -61,23 +61,22 @@ def run_trainops(
 _OVERRIDES = "-dac_override,-dac_read_search"
 
 
+def unprivileged(command: list[str]) -> list[str]:
+    """`command` run so that file modes bind it, even when the tests run as root."""
+    if os.geteuid() != 0:
+        return command
+    if shutil.which("setpriv") is None:
+        pytest.skip(
+            "as root, file modes bind only without its overrides: needs setpriv (util-linux)"
+        )
+    return ["setpriv", f"--inh-caps={_OVERRIDES}", f"--bounding-set={_OVERRIDES}", "--", *command]
+
+
 def run_trainops_unprivileged(
     *args: str, cwd: Path, timeout: float = 120
 ) -> subprocess.CompletedProcess:
     """run_trainops as a user whom file modes bind, even when the tests run as root."""
-    command = [sys.executable, "-m", "trainops", *args]
-    if os.geteuid() == 0:
-        if shutil.which("setpriv") is None:
-            pytest.skip(
-                "as root, file modes bind only without its overrides: needs setpriv (util-linux)"
-            )
-        command = [
-            "setpriv",
-            f"--inh-caps={_OVERRIDES}",
-            f"--bounding-set={_OVERRIDES}",
-            "--",
-            *command,
-        ]
+    command = unprivileged([sys.executable, "-m", "trainops", *args])
     env = dict(os.environ)
     if MIRROR is not None:
         env["TRAINOPS_MIRROR"] = str(MIRROR)

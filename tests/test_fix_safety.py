@@ -110,3 +110,13 @@ def test_fix_check_escapes_control_characters_in_file_names(mirror, tmp_path):
     done = run_trainops("fix", "--check", "manifests", cwd=tmp_path)
     assert done.returncode == 1, done.stderr
     assert "q\\x1b[2J.yaml" in done.stdout and "\x1b" not in done.stdout + done.stderr
+
+
+def test_fix_check_diff_escapes_control_characters_in_file_names(mirror, tmp_path):
+    # As found: the diff's ---/+++ lines named the file raw.
+    tree(tmp_path, "")
+    (tmp_path / "manifests" / "q\x1b[2J.yaml").write_text(QUEUE)
+    done = run_trainops("fix", "--check", "--diff", "manifests", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "+++ b/manifests/q\\x1b[2J.yaml" in done.stdout
+    assert "\x1b" not in done.stdout + done.stderr

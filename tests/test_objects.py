@@ -10,7 +10,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from trainops.model import objects
+from trainops.model import objects, yaml_bounds
 from trainops.model.objects import CACHED_FROM, parse_stream, split_documents
 
 STREAM = """\
@@ -53,7 +53,7 @@ DOCUMENT_START = re.compile(r"^---(?=[ \t\r\n]|$)", re.MULTILINE)
 def test_documents_start_where_the_expression_says(pieces):
     text = "".join(pieces)
     starts = [0] + [m.start() for m in DOCUMENT_START.finditer(text) if m.start() > 0]
-    assert objects._document_starts(text) == starts
+    assert yaml_bounds.document_starts(text) == starts
 
 
 # Lines an origin entry is made of, and lines near enough to one to be mistaken for it.

@@ -124,13 +124,16 @@ FOUND = [
 ]
 
 
-def _with_found(test):
-    for mutations in FOUND:
-        test = example(mutations)(test)
-    return test
+def _with_found(found: list):
+    def with_examples(test):
+        for mutations in found:
+            test = example(mutations)(test)
+        return test
+
+    return with_examples
 
 
-@_with_found
+@_with_found(FOUND)
 @SETTINGS
 @given(MUTATIONS)
 def test_validate_and_psa_never_crash_on_wrong_types(tmp_path_factory, mutations):
@@ -152,16 +155,20 @@ def crd_catalog(renderer):
     )
 
 
-@_with_found
+@_with_found(FOUND)
 @SETTINGS
 @given(MUTATIONS)
 def test_every_rule_reads_custom_resources_of_the_wrong_shape_safely(
     tmp_path_factory, crd_catalog, mutations
 ):
-    top = tmp_path_factory.mktemp("mutated")
+    _judged_as_an_environment(tmp_path_factory.mktemp("mutated"), _mutated(mutations), crd_catalog)
+
+
+def _judged_as_an_environment(top: Path, text: str, crd_catalog) -> Path:
+    """Run every rule on `text` as the one file of an environment; the file."""
     (top / "env").mkdir()
     file = top / "env" / "objects.yaml"
-    file.write_text(_mutated(mutations))
+    file.write_text(text)
     rendered = load_root(Root(Path(file)), None, None)
     withhold_ill_shaped(rendered, crd_catalog)
     # The repository's configuration, with this folder as an environment on a cloud profile:
@@ -173,6 +180,61 @@ def test_every_rule_reads_custom_resources_of_the_wrong_shape_safely(
     assert profile_of(cluster) is not None
     for finding in run_rules(rendered, cluster):
         assert finding.rule and finding.message
+    return file
+
+
+# Every kind trainops judges, as the repository writes it: the platform and workloads, and the
+# GitOps entry points (Argo CD Applications, Flux Kustomizations and sources), JobSets, MPIJobs
+# and Volcano's Jobs and Queues.
+EVERY_KIND = [
+    doc
+    for source in sorted(
+        path
+        for folder in ("base", "workloads", "gitops", "components")
+        for path in (REPO / folder).rglob("*.yaml")
+        if path.name != "kustomization.yaml"
+    )
+    for doc in yaml.safe_load_all(source.read_text())
+    if isinstance(doc, dict) and "metadata" in doc
+]
+EVERY_FIELD = [(index, path) for index, doc in enumerate(EVERY_KIND) for path in _paths(doc)]
+
+
+def _field_of(kind: str, path: tuple) -> tuple[int, tuple]:
+    return next(i for i, doc in enumerate(EVERY_KIND) if doc["kind"] == kind), path
+
+
+# As found: an empty name (KeyError: 'generateName'), a mapping for a dependsOn name (unhashable).
+EVERY_KIND_FOUND = [
+    [(_field_of("Job", ("metadata", "name")), "")],
+    [(_field_of("Kustomization", ("metadata", "name")), "")],
+    [(_field_of("Kustomization", ("spec", "dependsOn", 0, "name")), {"a": {"b": 1}})],
+    [(_field_of("Kustomization", ("spec", "dependsOn", 0, "name")), [1])],
+    [(_field_of("Kustomization", ("spec", "dependsOn", 0, "namespace")), {"a": 1})],
+]
+
+
+def test_every_kind_the_repository_writes_is_fuzzed():
+    kinds = {doc["kind"] for doc in EVERY_KIND}
+    judged = {"Application", "Kustomization", "GitRepository", "JobSet", "MPIJob", "Queue"}
+    assert judged | {"Job", "PyTorchJob", "RayJob", "ClusterQueue", "NetworkPolicy"} <= kinds
+
+
+def _mutated_every_kind(mutations: list) -> str:
+    docs = copy.deepcopy(EVERY_KIND)
+    for (index, path), value in mutations:
+        _set(docs[index], path, value)
+    return yaml.safe_dump_all(docs)
+
+
+@_with_found(EVERY_KIND_FOUND)
+@SETTINGS
+@given(st.lists(st.tuples(st.sampled_from(EVERY_FIELD), WRONG), min_size=1, max_size=3))
+def test_every_kind_of_the_wrong_shape_is_judged_safely(tmp_path_factory, crd_catalog, mutations):
+    top = tmp_path_factory.mktemp("every-kind")
+    file = _judged_as_an_environment(top, _mutated_every_kind(mutations), crd_catalog)
+    with contextlib.chdir(top):  # and the whole command, as the hook runs it on the file
+        assert _exit_code(["validate", str(file), "--format", "json"]) in (0, 1, 2)
 
 
 # Every kind trainops reads goes through a shape contract: the CRDs the catalog converts, the

@@ -115,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout = _ReaderGone(sys.stdout)
     try:
+        cache.prepare()
         return args.run(args)
     except CannotRun as error:
         print(f"trainops: error: {visible(error)}", file=sys.stderr)
@@ -124,6 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     except processes.Terminated:
         return EXIT_TERMINATED
     finally:
+        for note in cache.take_notes():
+            print(f"note: {visible(note)}", file=sys.stderr)
+        cache.release()
         sys.stdout.flush()
 
 

@@ -198,8 +198,8 @@ def run(args: argparse.Namespace) -> int:
                 difflib.unified_diff(
                     text.splitlines(keepends=True),
                     updated.splitlines(keepends=True),
-                    f"a/{file}",
-                    f"b/{file}",
+                    visible(f"a/{file}"),
+                    visible(f"b/{file}"),
                 )
             )
         if args.check:

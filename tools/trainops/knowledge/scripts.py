@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from trainops.model import bounded
+
 
 @dataclass(frozen=True)
 class PidName:
@@ -67,10 +69,23 @@ def _scan(text: str) -> tuple[PidName, ...]:
     return tuple(found[line] for line in sorted(found))
 
 
+# A training script is kilobytes; `ast` holds some hundred bytes per byte of source.
+MAX_SCRIPT_BYTES = 4 * 2**20
+
+
+class UnreadableScript(Exception):
+    """The script is missing, no regular file (a FIFO would block, /dev/zero never ends), too
+    large or not UTF-8; the message is one short clause."""
+
+
 def pid_named_files(path: Path) -> tuple[PidName, ...]:
-    """Where the script builds a name from its process id (empty when it cannot be read)."""
+    """Where the script builds a name from its process id; raises UnreadableScript."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ()
+        text = bounded.read_regular(path, MAX_SCRIPT_BYTES).decode("utf-8")
+    except FileNotFoundError:
+        return ()  # an image whose script is not in the repository: nothing to read
+    except OSError as error:
+        raise UnreadableScript(error.strerror or str(error)) from None
+    except UnicodeDecodeError as error:
+        raise UnreadableScript(f"not UTF-8 text (byte {error.start})") from None
     return _scan(text)

@@ -11,27 +11,137 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import fcntl
 import functools
 import hashlib
+import marshal
 import os
+import shutil
+import stat
 import tempfile
 import threading
 import time
 from pathlib import Path
+
+from trainops.model import bounded
 
 MAX_BYTES_ENV = "TRAINOPS_CACHE_MAX_MB"
 DEFAULT_MAX_MB = 512
 _SUFFIX = ".entry"
 
 
-def cache_root() -> Path:
-    """Where trainops keeps what it can compute again: renders, parses, mirrors, schemas."""
+def configured_root() -> Path:
+    """Where the user keeps trainops' cache: $TRAINOPS_CACHE_DIR, else the XDG cache folder."""
     configured = os.environ.get("TRAINOPS_CACHE_DIR")
     if configured:
         return Path(configured)
     xdg = os.environ.get("XDG_CACHE_HOME")
     return (Path(xdg) if xdg else Path.home() / ".cache") / "trainops"
+
+
+def cache_root() -> Path:
+    """Where trainops keeps what it can compute again: renders, parses, mirrors, schemas. The
+    configured folder, or for the rest of a run that found it unwritable (a full disk, a
+    read-only mount) a temporary one (fall_back)."""
+    return _fallback if _fallback is not None else configured_root()
+
+
+# A cache that cannot be written only costs time: the run keeps what it computes in a temporary
+# folder instead (checkouts of remote bases, the mirror's shadow and entries need somewhere to
+# be), reads the configured cache's entries still (a read-only cache is used read-only), and says
+# so once. The folder is removed as the run ends (release), or by the next run when this one was
+# killed (sweep).
+_fallback: Path | None = None
+_fallback_lock = threading.Lock()
+_notes: list[str] = []
+_PROBE_BYTES = 2**20  # a run writes megabytes: a disk without one free is full for it
+_TEMPORARY = "trainops-"
+
+
+def prepare() -> None:
+    """Check, before a run, that the configured cache takes a write; else fall back."""
+    sweep(Path(tempfile.gettempdir()), _TEMPORARY)
+    refused = unwritable(configured_root())
+    if refused is not None:
+        fall_back(refused)
+
+
+def unwritable(folder: Path) -> OSError | None:
+    """Why `folder` does not take a megabyte (made if missing), or None when it does."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-") as probe:
+            probe.write(b"\0" * _PROBE_BYTES)
+            probe.flush()  # a full disk refuses the write (ENOSPC), a read-only one the file
+    except OSError as error:
+        return error
+    return None
+
+
+def fall_back(error: OSError) -> Path:
+    """Keep the rest of the run's cache in a temporary folder, for the configured one failed a
+    write with `error`; the folder."""
+    global _fallback
+    with _fallback_lock:
+        if _fallback is None:
+            _fallback = scratch(Path(tempfile.gettempdir()), f"{_TEMPORARY}cache-")
+            _notes.append(
+                f"the cache {configured_root()} cannot be written ({error.strerror or error}): "
+                "this run reads it but keeps what it computes in a temporary folder, removed "
+                "as it ends; free space there, make it writable, or set TRAINOPS_CACHE_DIR"
+            )
+        return _fallback
+
+
+def temporary(path: Path) -> bool:
+    """Whether `path` lies in the run's temporary cache."""
+    return _fallback is not None and _fallback in path.parents
+
+
+def take_notes() -> list[str]:
+    """What the cache has to tell the user (once each)."""
+    with _fallback_lock:
+        taken, _notes[:] = list(_notes), []
+    return taken
+
+
+def release() -> None:
+    """Remove the temporary cache, if the run used one (at the end of a run)."""
+    global _fallback
+    with _fallback_lock:
+        if _fallback is not None:
+            shutil.rmtree(_fallback, ignore_errors=True)
+            _fallback = None
+
+
+def scratch(parent: Path, prefix: str) -> Path:
+    """A new folder in `parent` named `<prefix><pid>-…`: sweep() removes it once this process is
+    gone, if a kill kept it from removing it itself."""
+    parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
+
+
+def sweep(parent: Path, prefix: str) -> None:
+    """Remove the folders scratch() made in `parent` for processes that have ended."""
+    try:
+        names = [entry.name for entry in os.scandir(parent) if entry.name.startswith(prefix)]
+    except OSError:
+        return
+    for name in names:
+        pid = name.rsplit("-", 2)[-2] if name.count("-") >= 2 else ""
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(parent / name, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's: alive
+    return True
 
 
 def folder(name: str) -> Path:
@@ -99,9 +209,19 @@ def load(name: str, key: str, notes: list[str] | None = None) -> bytes | None:
     """The payload stored under `key`, or None when it is absent or fails verification (said in
     `notes`: the caller computes the value again and overwrites the entry)."""
     path = entry_path(name, key)
+    if _fallback is not None and not path.exists():  # the configured cache, read-only
+        path = configured_root() / name / path.name
     try:
-        data = path.read_bytes()
-    except OSError:
+        data = bounded.read_regular(path, max_bytes(), follow=False)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        # A FIFO, device, link or folder in an entry's place, or an entry larger than its whole
+        # folder may be: never read (a FIFO would block the run); removed, so the next store heals it.
+        if notes is not None:
+            notes.append(f"cache entry {path} is unusable ({error.strerror}); computed it again")
+        if isinstance(error, bounded.NotRegular | bounded.TooLarge) or error.errno == errno.ELOOP:
+            _discard(path)
         return None
     header, newline, payload = data.partition(b"\n")
     if not newline or header != hashlib.sha256(payload).hexdigest().encode():
@@ -111,6 +231,26 @@ def load(name: str, key: str, notes: list[str] | None = None) -> bytes | None:
     with contextlib.suppress(OSError):
         os.utime(path)  # recently used: evicted last
     return payload
+
+
+def _discard(path: Path) -> None:
+    """Remove what lies at an entry's path, whatever it is (a folder too)."""
+    with contextlib.suppress(OSError):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+
+
+def unmarshal(payload: bytes) -> object:
+    """marshal.loads of an entry's payload; ValueError for bytes marshal did not write as they
+    are. The hash proves the payload is the one stored, not that marshal wrote it: a garbage
+    payload may declare a list of 2**31 items, which fails allocating it (MemoryError, with
+    nothing held) rather than reading it."""
+    try:
+        return marshal.loads(payload)
+    except (EOFError, TypeError, MemoryError, RecursionError) as error:
+        raise ValueError(f"not an entry marshal wrote ({type(error).__name__})") from None
 
 
 def store(name: str, key: str, payload: bytes) -> None:
@@ -174,7 +314,7 @@ def _ledger(directory: Path) -> Path:
 def _recorded(directory: Path) -> int | None:
     """The folder's bytes as its ledger has them; None when it has none, or an old count."""
     try:
-        total, counted = _ledger(directory).read_text().split()
+        total, counted = bounded.read_regular(_ledger(directory), 4096, follow=False).split()
         if 0 <= time.time() - float(counted) <= _RECOUNT_SECONDS:
             return int(total)
     except (OSError, ValueError):
@@ -195,12 +335,17 @@ def _record(directory: Path) -> None:
     added, _unrecorded[directory] = _unrecorded.get(directory, 0), 0
     if not added:
         return
-    with contextlib.suppress(OSError, ValueError), open(_ledger(directory), "r+") as ledger:
-        fcntl.flock(ledger, fcntl.LOCK_EX)  # released when the file closes
-        total, counted = ledger.read().split()
-        ledger.seek(0)
-        ledger.truncate()
-        ledger.write(f"{int(total) + added} {counted}\n")
+    with contextlib.suppress(OSError, ValueError):
+        # Opened without waiting and refused unless a regular file: a FIFO here would block.
+        descriptor = os.open(_ledger(directory), os.O_RDWR | os.O_NONBLOCK | os.O_NOFOLLOW)
+        with open(descriptor, "r+") as ledger:
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                return
+            fcntl.flock(ledger, fcntl.LOCK_EX)  # released when the file closes
+            total, counted = ledger.read(4096).split()
+            ledger.seek(0)
+            ledger.truncate()
+            ledger.write(f"{int(total) + added} {counted}\n")
 
 
 @atexit.register

@@ -85,6 +85,12 @@ class Config:
                 raise CannotRun(f"{self.file}: {what} pattern {pattern!r}: {error}") from None
             if not matched:
                 raise CannotRun(f"{self.file}: {what} pattern {pattern!r} matches nothing")
+            top = self.folder.resolve()
+            for path in matched:  # through a symbolic link
+                if path.resolve() != top and top not in path.resolve().parents:
+                    raise CannotRun(
+                        _outside(self.file, pattern, what, f"{path.relative_to(self.folder)} leads")
+                    )
             paths.extend(matched)
         return paths
 
@@ -93,6 +99,36 @@ class Config:
 
     def skipped(self, api_version: str, kind: str) -> SkippedKind | None:
         return next((s for s in self.skip_kinds if s.matches(api_version, kind)), None)
+
+
+def _outside(file: Path | None, pattern: str, what: str, which: str) -> str:
+    """Why a roots or crdRoots pattern is refused: it reaches outside the repository, whose
+    whole tree (or the filesystem's: `../../..`) would then be walked and rendered."""
+    line = _line_of(file, pattern)
+    return (
+        f"{file}{f':{line}' if line else ''}: {what} pattern {pattern!r}: {which} outside the "
+        f"folder of {CONFIG_NAME}; name folders inside the repository (a shared base outside "
+        "it is reached through a kustomization that includes it)"
+    )
+
+
+def _line_of(file: Path | None, pattern: str) -> int | None:
+    """The line of `file` that names `pattern` (as a list item or in a flow list)."""
+    try:
+        lines = read_text(file).splitlines() if file is not None else []
+    except Unreadable:
+        return None
+    return next((n for n, line in enumerate(lines, 1) if pattern in line), None)
+
+
+def _escaping(pattern: str) -> bool:
+    """Whether a glob pattern climbs above the folder it is relative to (`..` past the top)."""
+    depth = 0
+    for part in Path(pattern).parts:
+        depth += -1 if part == ".." else 0 if part == "." else 1
+        if depth < 0:
+            return True
+    return False
 
 
 def _location(error) -> str:
@@ -174,6 +210,10 @@ def load_config(path: Path | None, known_rules: Collection[str]) -> Config | Non
             raise CannotRun(
                 f"{path} at {place}: unknown rule {rule!r}; `trainops rules` lists them"
             )
+    for what, key in (("root", "roots"), ("crdRoots", "crdRoots")):
+        for pattern in data.get(key) or []:
+            if _escaping(pattern):
+                raise CannotRun(_outside(path, pattern, what, "it names a folder"))
     environments = {
         folder: entry if isinstance(entry, str) else entry["profile"]
         for folder, entry in data.get("environments", {}).items()

@@ -9,7 +9,6 @@ import marshal
 import math
 import os
 import re
-import stat
 import struct
 import sys
 import threading
@@ -21,16 +20,21 @@ from typing import TypeVar
 import yaml
 import yaml_rs
 
-from trainops.model import cache, repository
+from trainops.model import bounded, cache, repository
 from trainops.model.paths import display
 from trainops.model.yaml_bounds import (
     MAX_DEPTH,
+    MAX_DOCUMENT_BYTES,
+    MAX_DOCUMENTS,
     TOO_DEEP,
+    TOO_MANY,
     anchored,
+    document_starts,
     excessive,
     join_path,
     nesting_problem,
     shallow_blocks,
+    too_large,
 )
 
 T = TypeVar("T")
@@ -82,11 +86,12 @@ class K8sObject:
     def name(self) -> str:
         """The name, or `generateName` for objects the API server names on create."""
         metadata = self.doc["metadata"]
-        return metadata.get("name") or metadata["generateName"]
+        return metadata.get("name") or metadata.get("generateName") or ""
 
     @property
     def has_fixed_name(self) -> bool:
-        return isinstance(self.doc["metadata"].get("name"), str)
+        name = self.doc["metadata"].get("name")
+        return isinstance(name, str) and bool(name)
 
     @property
     def namespace(self) -> str | None:
@@ -128,26 +133,9 @@ class Parsed:
     malformed: list[Problem]
 
 
-def _document_starts(text: str) -> list[int]:
-    """0 and where each later document starts: a line that is `---` or begins `---` and a blank
-    (the expression `^---(?=[ \t\r\n]|$)`, multi-line), found with str.find in a tenth of the
-    expression's time on megabytes of rendered CRDs (its `^` is tried at every position). A
-    marker at column 0 starts a new document even inside a block scalar, so splitting on it is
-    exact, and one bad document leaves the others readable."""
-    starts = [0]
-    find, end = text.find, len(text)
-    at = find("\n---")
-    while at != -1:
-        after = at + 4
-        if after == end or text[after] in " \t\r\n":
-            starts.append(at + 1)
-        at = find("\n---", at + 1)
-    return starts
-
-
 def split_documents(text: str) -> list[tuple[int, str]]:
     """(first line, text) of each YAML document in a stream."""
-    starts = _document_starts(text)
+    starts = document_starts(text)
     chunks, line, previous = [], 1, 0
     for begin, end in zip(starts, starts[1:] + [len(text)]):
         line += text.count("\n", previous, begin)
@@ -573,8 +561,9 @@ def _object_reason(doc: object) -> str | None:
         return f"document is {kind}, not a mapping: a Kubernetes object is a mapping"
     missing = [field for field in ("apiVersion", "kind") if not isinstance(doc.get(field), str)]
     metadata = doc.get("metadata")
-    named = isinstance(metadata, dict) and (
-        isinstance(metadata.get("name"), str) or metadata.get("generateName")
+    # An empty name is no name: the API server asks for name or generateName.
+    named = isinstance(metadata, dict) and bool(
+        (isinstance(metadata.get("name"), str) and metadata["name"]) or metadata.get("generateName")
     )
     if not named:
         missing.append("metadata.name")
@@ -862,8 +851,8 @@ def _to_payload(parsed: list[Parsed]) -> bytes:
 
 def _from_payload(payload: bytes, files: list[str]) -> list[Parsed] | None:
     try:
-        kept = marshal.loads(payload)
-        if len(kept) != len(files):
+        kept = cache.unmarshal(payload)
+        if not isinstance(kept, list) or len(kept) != len(files):
             return None
         parsed = _rebuilt(kept, files)
     except (ValueError, EOFError, TypeError):
@@ -992,8 +981,20 @@ def _parse_text(
     parsed = Parsed([], [], [])
     found: list[str] = []
     chunks = split_documents(text)
-    whole = _fast_whole(text, chunks)
+    if len(chunks) > MAX_DOCUMENTS:
+        parsed.malformed.append(Problem(file, chunks[MAX_DOCUMENTS][0], TOO_MANY))
+        del chunks[MAX_DOCUMENTS:]
+    # No parser sees a document over the bound (yaml-rs aborts the process on one), nor a
+    # stream cut short: then each document is read on its own.
+    whole = (
+        _fast_whole(text, chunks)
+        if not parsed.malformed and all(len(chunk) <= MAX_DOCUMENT_BYTES for _, chunk in chunks)
+        else None
+    )
     for index, (first_line, chunk) in enumerate(chunks):
+        if len(chunk) > MAX_DOCUMENT_BYTES:
+            parsed.malformed.append(Problem(file, first_line, too_large(len(chunk))))
+            continue
         # Too deep for libyaml (its composer recurses per level): a finding at its line. yaml-rs
         # read only shallow blocks; a document it built too deep is found by the walk below.
         deep = nesting_problem(chunk) if whole is None else None
@@ -1210,15 +1211,29 @@ class Unreadable(Exception):
     """A file that cannot be read as text; the message is one short clause."""
 
 
+class TooLarge(Unreadable):
+    """A file over MAX_FILE_BYTES: refused, never read."""
+
+
+# A manifest is kilobytes, an operator's bundle of CRDs a few megabytes; GitHub refuses a file
+# over 100 MB. Read whole, a file costs its size twice over (bytes, then text), and the parse more.
+MAX_FILE_BYTES = 64 * 2**20
+
+
 def read_text(path: Path) -> str:
     """A regular file's UTF-8 text. A FIFO or device named `.yaml` would block or never end.
     A byte-order mark opening the file is no content: YAML 1.2 (5.2) allows one, and go-yaml,
     behind kubectl and kustomize, reads past it (readerc.go, yaml_parser_determine_encoding);
     so does every reader here (the CRD note first)."""
     try:
-        if not stat.S_ISREG(path.stat().st_mode):
-            raise Unreadable("not a regular file")
-        return path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+        return bounded.read_regular(path, MAX_FILE_BYTES).decode("utf-8").removeprefix("\ufeff")
+    except bounded.NotRegular:
+        raise Unreadable("not a regular file") from None
+    except bounded.TooLarge:
+        raise TooLarge(
+            f"larger than {bounded.mebibytes(MAX_FILE_BYTES)}: not read (the API server takes "
+            "at most 3 MiB in one request)"
+        ) from None
     except OSError as error:
         raise Unreadable(f"cannot read: {error.strerror or error}") from None
     except UnicodeDecodeError as error:

@@ -30,6 +30,7 @@ import marshal
 import os
 import re
 import shutil
+import stat
 import tempfile
 import threading
 from collections.abc import Callable
@@ -40,7 +41,7 @@ from typing import NamedTuple
 import orjson
 import yaml_rs
 
-from trainops.model import cache
+from trainops.model import bounded, cache
 from trainops.model.objects import reads_alike_in_yaml_1_1, split_documents
 
 FOLDER = "crd-stubs-v1"
@@ -49,6 +50,7 @@ _SLOTS = ".trainops-slots.json"
 # {placeholder: the versions as a line of JSON}, in marshal's format: read for every operators
 # layer a run renders, and json took a tenth of a second to read back megabytes of escaped JSON.
 _VALUES = ".trainops-values.marshal"
+_VALUES_BYTES = 256 * 2**20  # an operator's CRDs' versions are megabytes; never read past this
 _PREFIX = "trainops-slot-"
 SLOT = re.compile(_PREFIX + r"[0-9a-f]{24}")
 _SLOT_LINE = re.compile(r"^  versions: (" + _PREFIX + r"[0-9a-f]{24})$", re.MULTILINE)
@@ -221,13 +223,16 @@ class Stubbed:
         known = _values_read.get(identity)
         if known is None:
             try:
-                values = marshal.loads(self.values_file.read_bytes())
-            except (OSError, ValueError, EOFError, TypeError):
+                values = cache.unmarshal(bounded.read_regular(self.values_file, _VALUES_BYTES))
+            except (OSError, ValueError):
                 return {}
-            plain = isinstance(values, dict) and all(
-                type(slot) is str and type(text) is str for slot, text in values.items()
+            plain: dict[str, str] = (
+                values
+                if isinstance(values, dict)
+                and all(type(slot) is str and type(text) is str for slot, text in values.items())
+                else {}
             )
-            known = _values_read[identity] = values if plain else {}
+            known = _values_read[identity] = plain
         return known
 
 
@@ -237,9 +242,48 @@ def _tree_folder(owner_repo: str, commit: str) -> Path:
 
 
 def has_stub_tree(owner_repo: str, commit: str) -> bool:
-    """Whether the stubbed copy of the commit is made: what stub_tree() then reads of the
-    checkout is nothing."""
-    return (_tree_folder(owner_repo, commit) / _COMPLETE).is_file()
+    """Whether the stubbed copy of the commit is made, and intact: what stub_tree() then reads
+    of the checkout is nothing."""
+    target = _tree_folder(owner_repo, commit)
+    return (target / _COMPLETE).is_file() and _intact(target)
+
+
+# Every file of a stubbed copy as it was made (path: inode, size, modification time): its files
+# are the checkout's own (hard links) or its stubbed texts, and kustomize reads them in the
+# checkout's place, so a file cut short or changed in either (a disk fault, a stray edit) changed
+# the verdict, unseen. A copy that differs is made again, from a checkout verified again.
+_FILES = ".trainops-files.json"
+_intact_trees: set[Path] = set()
+
+
+def _identities(tree: Path) -> dict[str, list[int]]:
+    found = {}
+    for path in tree.rglob("*"):
+        if path.name in (_COMPLETE, _FILES) and path.parent == tree:
+            continue
+        status = path.lstat()
+        if not stat.S_ISDIR(status.st_mode):
+            found[str(path.relative_to(tree))] = [
+                status.st_ino,
+                status.st_size,
+                status.st_mtime_ns,
+                stat.S_IFMT(status.st_mode),
+            ]
+    return found
+
+
+def _intact(target: Path) -> bool:
+    """Whether the stubbed copy's files are the ones it was made with (once a run)."""
+    if target in _intact_trees:
+        return True
+    try:
+        made = json.loads(bounded.read_regular(target / _FILES, 2**24, follow=False))
+        intact = made == _identities(target)
+    except (OSError, ValueError):
+        intact = False
+    if intact:
+        _intact_trees.add(target)
+    return intact
 
 
 def stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
@@ -257,12 +301,12 @@ _making_lock = threading.Lock()
 
 def _stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
     target = _tree_folder(owner_repo, commit)
-    slots = _read_slots(target)
+    slots = _read_slots(target) if _intact(target) else None
     if slots is not None:
         return Stubbed(target, slots, target / _VALUES)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        scratch = Path(tempfile.mkdtemp(prefix=f".{commit[:12]}-", dir=target.parent))
+        cache.sweep(target.parent, f".{commit[:12]}-")  # what runs killed meanwhile left
+        scratch = cache.scratch(target.parent, f".{commit[:12]}-")
     except OSError:
         return None
     try:
@@ -289,6 +333,7 @@ def _stub_tree(checkout: Path, owner_repo: str, commit: str) -> Stubbed | None:
                 values.update(stubbed.values)
         (work / _VALUES).write_bytes(marshal.dumps(values))
         (work / _SLOTS).write_text(json.dumps(slots, sort_keys=True))
+        (work / _FILES).write_text(json.dumps(_identities(work)))
         (work / _COMPLETE).write_text(commit + "\n")
         if target.exists():
             os.rename(target, scratch / "stale")
@@ -462,7 +507,7 @@ class Composition:
         key = cache.key_of(FOLDER, _SOURCE, self.identity, "file", digest)
 
         def full_build() -> str | None:
-            with tempfile.TemporaryDirectory(prefix="trainops-file-") as scratch:
+            with tempfile.TemporaryDirectory(prefix=f"trainops-file-{os.getpid()}-") as scratch:
                 (Path(scratch) / "file.yaml").write_bytes(content)
                 (Path(scratch) / "kustomization.yaml").write_text("resources: [file.yaml]\n")
                 return self.build(Path(scratch))

@@ -3,11 +3,11 @@
 kustomize reads every file a kustomization names with no bound of its own: a FIFO (or socket or
 device) blocks it forever, and a few hundred bytes of YAML aliases in a resource grew the
 in-process kustomize past 20 GB before the kernel stopped it. So before a root renders, every
-local file its kustomizations name is looked at: one that is not a regular file is refused, and
-one kustomize parses as YAML (resources, patches, CRDs, transformer and replacement configs; not
-generator sources, which it reads as data) is held to the nesting and alias bounds of
-model.yaml_bounds. A refusal names the kustomization entry's file, and the line where the
-problem shows.
+local file its kustomizations name is looked at: one that is not a regular file, or is larger
+than objects.MAX_FILE_BYTES, is refused, and one kustomize parses as YAML (resources, patches,
+CRDs, transformer and replacement configs; not generator sources, which it reads as data) is held
+to the size, nesting and alias bounds of model.yaml_bounds. A refusal names the kustomization
+entry's file, and the line where the problem shows.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from trainops.model.objects import Unreadable, duplicate_key_in, read_text
+from trainops.model import bounded
+from trainops.model.objects import MAX_FILE_BYTES, Unreadable, duplicate_key_in, read_text
 from trainops.model.yaml_bounds import bounds_problem
 from trainops.render import kustomization
 
@@ -61,7 +62,8 @@ def refusal(root: Path) -> Refusal | None:
     for folder in kustomization.reachable(root):
         for entry, path, parsed in _references(folder):
             try:
-                mode = os.stat(path).st_mode
+                status = os.stat(path)
+                mode = status.st_mode
             except (OSError, ValueError):
                 continue  # missing or unnamable: kustomize says so, at the entry
             if stat.S_ISDIR(mode):
@@ -70,6 +72,13 @@ def refusal(root: Path) -> Refusal | None:
                 kind = _SPECIAL.get(stat.S_IFMT(mode), "not a regular file")
                 return _at_entry(
                     folder, entry, f"{entry} is {kind}: kustomize would wait on it forever"
+                )
+            if status.st_size > MAX_FILE_BYTES:  # a generator's data too: kustomize holds it all
+                return _at_entry(
+                    folder,
+                    entry,
+                    f"{entry} is larger than {bounded.mebibytes(MAX_FILE_BYTES)}: kustomize is not "
+                    "given it (the API server takes at most 3 MiB in one request)",
                 )
             if not parsed or not Path(path).resolve().is_relative_to(folder.resolve()):
                 continue  # outside the folder: kustomize refuses to load it, unread

@@ -170,7 +170,7 @@ def offline_tree(
     assert mirror_dir is not None
     folders = kustomization.reachable(root)
     top = Path(os.path.commonpath(folders))
-    with tempfile.TemporaryDirectory(prefix="trainops-render-") as scratch:
+    with tempfile.TemporaryDirectory(prefix=f"trainops-render-{os.getpid()}-") as scratch:
         copy_top = Path(scratch) / "tree"
         _copy_tree(folders, top, copy_top)
         replacements: list[tuple[str, str]] = []

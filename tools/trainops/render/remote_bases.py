@@ -11,18 +11,18 @@ during a build, which also lets the in-process kustomize render remote bases.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import os
 import re
 import shutil
 import subprocess
-import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs
 
-from trainops.model import cache, processes
+from trainops.model import bounded, cache, processes
 from trainops.model.errors import CannotRun
 from trainops.render import kustomization, mirror
 
@@ -146,13 +146,18 @@ def commit_of(mirror_dir: Path, owner_repo: str, ref: str) -> str | None:
 # costs a git process per remote base, every run. A shadow holding a loose ref is asked each run.
 _COMMITS_FOLDER = "commits-v1"
 _COMMIT = re.compile(rb"[0-9a-f]{40}")
+_REFS_BYTES = 64 * 2**20
 
 
 def _refs(repository: Path) -> list[bytes] | None:
     try:
         if any((repository / "refs").iterdir()):
             return None
-        return [(repository / name).read_bytes() for name in ("HEAD", "config", "packed-refs")]
+        # The shadow's own copies: never a FIFO or link unless something else put it there.
+        return [
+            bounded.read_regular(repository / name, _REFS_BYTES, follow=False)
+            for name in ("HEAD", "config", "packed-refs")
+        ]
     except OSError:
         return None
 
@@ -170,7 +175,29 @@ def tree(mirror_dir: Path, owner_repo: str, commit: str, verify: bool = True) ->
             return target
         checking = _checking.setdefault(target, threading.Lock())
     with checking:  # one thread checks it out or verifies it; the others wait and take it
-        return _tree(mirror_dir, owner_repo, commit, target, verify)
+        try:
+            return _tree(mirror_dir, owner_repo, commit, target, verify)
+        except (OSError, CannotRun) as error:
+            # A cache that filled up (or went read-only) since the run began: the checkout
+            # is made in the run's temporary cache instead, if that is why it failed.
+            refused = _write_failure(error)
+            if refused is None or cache.temporary(target):
+                raise
+    moved = cache.fall_back(refused) / "remotes" / owner_repo / commit
+    return _tree(mirror_dir, owner_repo, commit, moved, verify)
+
+
+_WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG}
+
+
+def _write_failure(error: OSError | CannotRun) -> OSError | None:
+    """The write error a failed checkout comes down to, or None when it failed otherwise (git's
+    says only "unable to write file": its cause is the disk's, or the folder's mode)."""
+    if isinstance(error, OSError):
+        return error if error.errno in _WRITE_ERRORS else None
+    if "unable to write" in str(error) or "unable to create" in str(error):
+        return OSError(errno.ENOSPC, "a checkout could not be written there")
+    return None
 
 
 _checking: dict[Path, threading.Lock] = {}
@@ -188,8 +215,8 @@ def _tree(mirror_dir: Path, owner_repo: str, commit: str, target: Path, verify: 
         with _lock:
             _verified.add(target)
         return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=f".{commit[:12]}-", dir=target.parent))
+    cache.sweep(target.parent, f".{commit[:12]}-")  # what runs killed meanwhile left
+    scratch = cache.scratch(target.parent, f".{commit[:12]}-")
     try:
         work = scratch / "tree"
         work.mkdir()

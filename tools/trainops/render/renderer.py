@@ -352,7 +352,7 @@ class Renderer:
         try:
             with (
                 raw_files.offline_tree(directory, self.mirror, composition) as (target, paths),
-                tempfile.TemporaryDirectory(prefix="trainops-origin-") as scratch,
+                tempfile.TemporaryDirectory(prefix=f"trainops-origin-{os.getpid()}-") as scratch,
             ):
                 backend = self._backend_for(paths.fetches)
                 if origins:
@@ -372,7 +372,21 @@ class Renderer:
             raise RenderFailure(file, line, f"remote {kind} {miss.entry}: {miss}") from None
         except raw_files.UnsafeFile as refused:
             raise RenderFailure(refused.path, None, str(refused)) from None
+        except OSError as error:  # the temporary folder the render is copied to, full or gone
+            raise CannotRun(
+                f"cannot write the temporary copy {display(directory)} renders from, in "
+                f"{tempfile.gettempdir()}: {_strerror(error)}; free space there, or point TMPDIR "
+                "at a folder with room"
+            ) from None
         return done, Origins(scratch, paths)
+
+
+def _strerror(error: OSError) -> str:
+    """The cause of an OSError, or of the first failure a shutil.Error collected."""
+    if error.strerror:
+        return error.strerror
+    failures = error.args[0] if error.args and isinstance(error.args[0], list) else []
+    return str(failures[0][-1]) if failures else str(error)
 
 
 def _identities(text: str) -> dict[render_cache.Identity, dict | None] | None:

@@ -71,7 +71,7 @@ def checked_out(top: Path, revision: Revision) -> Iterator[Path]:
     if revision.commit is None:
         yield top
         return
-    with tempfile.TemporaryDirectory(prefix="trainops-rev-") as scratch:
+    with tempfile.TemporaryDirectory(prefix=f"trainops-rev-{os.getpid()}-") as scratch:
         tree = Path(scratch) / "tree"
         index = {"GIT_INDEX_FILE": str(Path(scratch) / "index")}
         for args in (

@@ -144,7 +144,7 @@ def _flux_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
             (mapping(kustomizations[name].doc.get("spec"))).get("dependsOn")
         ):
             other = dependency.get("name")
-            if other in kustomizations and other not in seen:
+            if isinstance(other, str) and other in kustomizations and other not in seen:
                 found |= {other} | depends(other, seen + (name,))
         return found
 

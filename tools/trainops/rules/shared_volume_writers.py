@@ -81,7 +81,24 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         if len(objects) < 2 and _pods(objects[0]) < 2:
             continue
         names = ", ".join(dict.fromkeys(f"{o.kind} {o.name}" for o in objects))
-        for place in scripts.pid_named_files(Path(script)):
+        try:
+            places = scripts.pid_named_files(Path(script))
+        except scripts.UnreadableScript as error:
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"the script the pods of {names} run cannot be read ({error}), so the names it "
+                "writes to the shared claim are not checked",
+                rendered.root,
+                script,
+                None,
+                objects[0].ref,
+                None,
+                "make the script a regular UTF-8 file (at most "
+                f"{scripts.MAX_SCRIPT_BYTES // 2**20} MiB), or name another in trainops.yaml",
+            )
+            continue
+        for place in places:
             yield Finding(
                 ID,
                 SEVERITY,

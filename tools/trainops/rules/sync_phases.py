@@ -358,8 +358,11 @@ def _flux_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
 
     def dependencies(key) -> list[tuple]:
         spec = mapping(kustomizations[key].doc.get("spec"))
+        # A name or namespace that is no string is the schema's to report; it names nothing here.
         return [
-            (d.get("namespace") or key[0], d.get("name")) for d in mappings(spec.get("dependsOn"))
+            (d.get("namespace") or key[0], d.get("name"))
+            for d in mappings(spec.get("dependsOn"))
+            if isinstance(d.get("name"), str) and isinstance(d.get("namespace") or "", str)
         ]
 
     def closure(key, seen=()) -> set[tuple]:

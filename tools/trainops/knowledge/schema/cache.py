@@ -70,10 +70,7 @@ def from_data(data: dict) -> Converted:
 
 
 def _from_payload(payload: bytes) -> Converted:
-    try:
-        data = marshal.loads(payload)
-    except EOFError as error:
-        raise ValueError("a truncated entry") from error
+    data = cache.unmarshal(payload)
     if not isinstance(data, dict):
         raise TypeError("not a mapping")
     return from_data(data)

@@ -91,8 +91,8 @@ def _definitions(version: str) -> dict:
     )
     kept = model_cache.load(_DEFINITIONS, key) if key is not None else None
     if kept is not None:
-        with contextlib.suppress(ValueError, EOFError, TypeError):
-            found = marshal.loads(kept)
+        with contextlib.suppress(ValueError):
+            found = model_cache.unmarshal(kept)
             if isinstance(found, dict) and all(isinstance(v, dict) for v in found.values()):
                 return found
     text = path.read_text().replace(_REF_PREFIX, '"#/$defs/')
