@@ -261,14 +261,16 @@ def test_sigterm_ends_a_run_promptly_at_any_point_and_leaves_no_temporary_folder
 
 
 def test_a_stubbed_copy_whose_file_changed_is_not_taken(warm, monkeypatch):
-    from trainops.render import crd_stubs
+    from trainops.render import crd_stubs, remote_bases
 
     monkeypatch.setenv("TRAINOPS_CACHE_DIR", str(warm))
-    kueue = next((warm / "remotes" / "kubernetes-sigs" / "kueue").iterdir())
-    assert crd_stubs.has_stub_tree("kubernetes-sigs/kueue", kueue.name)
-    tree = crd_stubs._tree_folder("kubernetes-sigs/kueue", kueue.name)
+    assert MIRROR is not None
+    held = remote_bases.held_as(MIRROR, "kubernetes-sigs/kueue")
+    kueue = next((warm / "remotes" / held).iterdir())
+    assert crd_stubs.has_stub_tree(held, kueue.name)
+    tree = crd_stubs._tree_folder(held, kueue.name)
     crd_stubs._intact_trees.discard(tree)  # as a new run finds it
     stubbed = next(p for p in tree.rglob("*.yaml") if p.stat().st_nlink == 1)
     with open(stubbed, "r+b") as cut:
         cut.truncate(stubbed.stat().st_size // 2)
-    assert not crd_stubs.has_stub_tree("kubernetes-sigs/kueue", kueue.name)
+    assert not crd_stubs.has_stub_tree(held, kueue.name)

@@ -176,22 +176,25 @@ def test_a_folder_outside_the_repository_is_not_rendered(tmp_path, remote):
 
 # As found in review: a root that is a file, or a folder read file by file, followed a link to a
 # file outside the repository, and diff's JSON and comment showed it.
-def test_a_file_root_linked_outside_the_repository_is_not_read(tmp_path):
+def test_a_root_linked_outside_the_repository_is_not_read(tmp_path):
     outside = _outside(tmp_path)
     repository = committed(
-        tmp_path / "repo",
-        {"trainops.yaml": "roots: [gitops/*.yaml, plain]\n", "plain/ok.yaml": "a: 1\n"},
+        tmp_path / "repo", {"trainops.yaml": "roots: [plain]\n", "plain/ok.yaml": "a: 1\n"}
     )
-    (repository / "gitops").mkdir()
-    (repository / "gitops" / "root-app.yaml").symlink_to(outside / "app" / "secret.yaml")
     (repository / "plain" / "linked.yaml").symlink_to(outside / "app" / "secret.yaml")
+    (repository / "root-app.yaml").symlink_to(outside / "app" / "secret.yaml")
     git(repository, "add", "-A")
     git(repository, "commit", "-qm", "links")
     for args in (("validate", "--format", "json"), ("diff", "--format", "json")):
         done = run_trainops(*args, cwd=repository, timeout=120)
         assert "Traceback" not in done.stderr and done.returncode == 1, done.stderr
         assert SECRET not in done.stdout + done.stderr
-        assert "outside the repository" in done.stdout
+        assert "plain/linked.yaml" in done.stdout and "outside the repository" in done.stdout
+    # Named as a root in trainops.yaml, the link is refused with the config's line.
+    (repository / "trainops.yaml").write_text("roots: [plain, root-app.yaml]\n")
+    done = run_trainops("validate", cwd=repository, timeout=120)
+    assert done.returncode == 2 and "trainops.yaml:1" in done.stderr
+    assert SECRET not in done.stdout + done.stderr
 
 
 def test_the_preflight_reads_no_file_outside_the_folder(tmp_path):
