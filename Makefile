@@ -32,18 +32,21 @@ $(BYTECODE): $(STAMP) $(SOURCES)
 
 # Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: otherwise every test process, and
 # every trainops a test starts, compiles the tool and rewrites the test modules again. A worker
-# that runs out of tests takes some of the other's (worksteal), so both finish together.
+# that runs out of tests takes some of the other's (worksteal), so both finish together. The 20
+# slowest tests are printed at the end, so that a slow newcomer is seen in CI's output at once.
 test: lint
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 2 --dist worksteal
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 2 --dist worksteal --durations=20
 
 # Style, lint and types: ruff (config in pyproject.toml) on the tool, its tests, benchmarks and docs hook,
 # pyright in standard mode on the tool, and import-linter's contracts on the tool's import graph.
+# Pyright is nearly all of lint's time (35-40 s of CPU; ruff and import-linter take a second or
+# two) and lint runs before the tests, alone: it checks the tool's files on two threads.
 LINTED := tools tests bench docs
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
-	$(BIN)/pyright tools/trainops
+	$(BIN)/pyright --threads 2 tools/trainops
 	$(BIN)/lint-imports --no-cache
 
 # A real kube-apiserver judges trainops (tests/conformance/harness.py): TRAINOPS_TEST_KUBECONFIG names

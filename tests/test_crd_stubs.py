@@ -20,7 +20,7 @@ from helpers import REPO, write_tree
 from trainops.model.objects import take_origin
 from trainops.render import crd_stubs, kustomization
 from trainops.render.kustomize import find_kustomize
-from trainops.render.renderer import Renderer
+from trainops.render.renderer import Output, Renderer
 
 KUEUE = "https://github.com/kubernetes-sigs/kueue.git//config/default?ref=v0.18.6"
 TRAINING = (
@@ -36,11 +36,10 @@ def _renderers(mirror: Path) -> tuple[Renderer, Renderer]:
     )
 
 
-def _origins(renderer: Renderer, root: Path) -> list[tuple[str, str, str | None]]:
+def _origins(output: Output) -> list[tuple[str, str, str | None]]:
     """Each object's identity and where trainops files it, from an origin-annotated render."""
     import yaml
 
-    output = renderer.render(root)
     found = []
     for doc in yaml.load_all(output.text, Loader=yaml.CSafeLoader):
         origin = take_origin(doc)
@@ -57,16 +56,47 @@ def _roots() -> list[Path]:
     )
 
 
-def test_every_root_of_the_repository_composes_byte_for_byte(mirror):
-    composed, full = _renderers(mirror)
-    roots = [r for r in _roots() if kustomization.kustomization_file(r) is not None]
+class _EveryRoot:
+    """The roots of the repository and the renders both proofs below read: each root's full
+    build and its composed render, made when the first proof asks for them and given to the
+    other (a full build of an operators layer is most of the proofs' cost; they ran 95 s of CPU
+    apart, 71 s sharing). Each proof asks once per root; the second ask drops what was kept, so
+    tens of MB of renders do not outlive the proofs. Their other renders are each proof's own."""
+
+    def __init__(self, mirror: Path):
+        self.composed, self.full = _renderers(mirror)
+        self.roots = [r for r in _roots() if kustomization.kustomization_file(r) is not None]
+        self._full_builds: dict[Path, str] = {}
+        self._composed_renders: dict[Path, Output] = {}
+
+    def full_build(self, root: Path) -> str:
+        return _made_once(self._full_builds, root, self.full.build)
+
+    def composed_render(self, root: Path) -> Output:
+        return _made_once(self._composed_renders, root, self.composed.render)
+
+
+def _made_once(kept: dict, root: Path, make):
+    if root in kept:
+        return kept.pop(root)
+    kept[root] = made = make(root)
+    return made
+
+
+@pytest.fixture(scope="module")
+def every_root(mirror) -> _EveryRoot:
+    return _EveryRoot(mirror)
+
+
+def test_every_root_of_the_repository_composes_byte_for_byte(every_root):
+    composed, full, roots = every_root.composed, every_root.full, every_root.roots
     remote = [
         r for r in roots if any(kustomization.remote_entries(f) for f in kustomization.reachable(r))
     ]
     assert len(remote) >= 9  # each operator, each environment's operators layer, the GitOps CRDs
     for root in roots:
-        assert composed.build(root) == full.build(root), root
-        assert _origins(composed, root) == _origins(full, root), root
+        assert composed.build(root) == every_root.full_build(root), root
+        assert _origins(every_root.composed_render(root)) == _origins(full.render(root)), root
     assert composed.notes == []  # nothing fell back: every root was composed
 
 
@@ -297,18 +327,16 @@ def test_splice_refuses_a_moved_or_missing_placeholder():
     assert crd_stubs.splice(printed, blocks, {"things.example.com"})[0] is None
 
 
-def test_every_root_read_for_its_objects_holds_the_values_of_a_full_build(mirror):
+def test_every_root_read_for_its_objects_holds_the_values_of_a_full_build(every_root):
     """Read for its objects (validate, verify, drift), a root takes its remote CRDs' versions as
     the values the stub proved, without rendering the remote bases in full: the objects are
     those of the full build, value for value, and where they come from is the same."""
-    composed, full = _renderers(mirror)
-    roots = [r for r in _roots() if kustomization.kustomization_file(r) is not None]
     as_values = 0
-    for root in roots:
-        text = composed.render(root).text
+    for root in every_root.roots:
+        text = every_root.composed_render(root).text
         as_values += text.count("\n  versions: [{")
-        assert _objects(text) == _objects(full.build(root)), root
-    assert as_values >= 100 and composed.notes == []
+        assert _objects(text) == _objects(every_root.full_build(root)), root
+    assert as_values >= 100 and every_root.composed.notes == []
 
 
 def _objects(text: str) -> list[dict]:

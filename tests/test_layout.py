@@ -108,6 +108,24 @@ def test_every_package_says_its_job_and_what_it_may_import():
     assert {p.parent.name for p in PACKAGE.glob("*/__init__.py")} == set(_layers()) - {"cli"}
 
 
+def _lint_imports(copy: Path) -> subprocess.CompletedProcess:
+    lint = [str(Path(sys.executable).with_name("lint-imports")), "--no-cache"]
+    environment = {"PYTHONPATH": str(copy / "tools"), "PATH": "/usr/bin:/bin"}
+    return subprocess.run(lint, cwd=copy, env=environment, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def untouched_copy(tmp_path_factory) -> Path:
+    """The package and its contracts copied, and passing as they are: each case below breaks a
+    copy of this one (the same for every case, so checked once)."""
+    copy = tmp_path_factory.mktemp("untouched")
+    shutil.copytree(PACKAGE, copy / "tools" / "trainops", ignore=shutil.ignore_patterns("*.pyc"))
+    shutil.copy(REPO / "pyproject.toml", copy / "pyproject.toml")
+    kept = _lint_imports(copy)
+    assert kept.returncode == 0, kept.stdout
+    return copy
+
+
 @pytest.mark.parametrize(
     ("module", "line", "broken"),
     [
@@ -116,17 +134,12 @@ def test_every_package_says_its_job_and_what_it_may_import():
         ("model/shape.py", "from trainops.model import ignores", "No cycles"),
     ],
 )
-def test_the_contracts_fail_on_a_deliberate_violation(tmp_path: Path, module, line, broken):
-    shutil.copytree(
-        PACKAGE, tmp_path / "tools" / "trainops", ignore=shutil.ignore_patterns("*.pyc")
-    )
-    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
-    lint = [str(Path(sys.executable).with_name("lint-imports")), "--no-cache"]
-    environment = {"PYTHONPATH": str(tmp_path / "tools"), "PATH": "/usr/bin:/bin"}
-    kept = subprocess.run(lint, cwd=tmp_path, env=environment, capture_output=True, text=True)
-    assert kept.returncode == 0, kept.stdout
+def test_the_contracts_fail_on_a_deliberate_violation(
+    untouched_copy: Path, tmp_path: Path, module, line, broken
+):
+    shutil.copytree(untouched_copy, tmp_path, dirs_exist_ok=True)
     with (tmp_path / "tools" / "trainops" / module).open("a") as file:
         file.write(f"{line}  # deliberate\n")
-    done = subprocess.run(lint, cwd=tmp_path, env=environment, capture_output=True, text=True)
+    done = _lint_imports(tmp_path)
     assert done.returncode == 1
     assert f"{broken}" in done.stdout.split("Broken contracts")[1]

@@ -24,9 +24,11 @@ from trainops.knowledge.network import netpol, traffic
 from trainops.model.objects import parse_stream
 
 TRAIN = REPO / "workloads" / "bookstore-ml" / "train" / "train.py"
-# Large enough that the ranks stay connected for a second or two (gloo's connections live from
-# the join to the end), each poll of /proc seeing them.
-BUSY = ["--n-books", "1500", "--n-orders", "120000", "--n-customers", "24000", "--shards", "48"]
+# Long enough that the ranks stay connected for a few seconds (gloo's connections live from the
+# join to the end), each poll of /proc seeing them: 24 rounds of two shards, each followed by a
+# collective and a 0.1 s sleep, on the small default data: asleep, not computing a large data
+# set, whose size does not change which ports gloo opens.
+BUSY = ["--shards", "48", "--shard-delay", "0.1"]
 LISTEN, ESTABLISHED = "0A", "01"
 
 
