@@ -420,3 +420,25 @@ def test_checkouts_and_renders_are_kept_by_mirror_as_well_as_by_commit(mirror, t
         },
     )
     assert render_cache.inputs(app, mirror).parts != render_cache.inputs(app, copy).parts
+
+
+@pytest.mark.parametrize("how", ["huge", "linked"])
+def test_a_mirrors_refs_are_read_as_bounded_regular_files(tmp_path, how):
+    # A mirror the repository names may hold anything where git's files should be: a packed-refs
+    # of gigabytes, a HEAD that links elsewhere.
+    mirror = _mirror_holding(tmp_path / "upstream", {"deploy/kustomization.yaml": ""}, {})
+    repository = mirror / "github.com" / "evil" / "base.git"
+    if how == "huge":
+        with open(repository / "packed-refs", "ab") as grown:
+            grown.truncate(65 * 2**20)  # sparse: its size, not its bytes, is what is refused
+    else:
+        (tmp_path / "elsewhere").write_text("ref: refs/heads/master\n")
+        (repository / "HEAD").unlink()
+        (repository / "HEAD").symlink_to(tmp_path / "elsewhere")
+    write_tree(
+        tmp_path / "app",
+        {"kustomization.yaml": "resources:\n  - https://github.com/evil/base//deploy?ref=v1\n"},
+    )
+    built = run_trainops("build", "--mirror", str(mirror), str(tmp_path / "app"), timeout=120)
+    assert built.returncode == 2 and "Traceback" not in built.stderr, built.stderr
+    assert "not a mirror's file" in built.stderr

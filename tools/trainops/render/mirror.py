@@ -23,7 +23,7 @@ import re
 import threading
 from pathlib import Path
 
-from trainops.model import cache, processes
+from trainops.model import bounded, cache, processes
 from trainops.model.errors import CannotRun
 
 GITHUB = "https://github.com/"
@@ -55,9 +55,27 @@ def _plain_repository(path: Path) -> bool:
     )
 
 
+# A mirror's HEAD, packed-refs and config, and the shadow's copies of them, are read only as
+# regular files under this bound: a FIFO there would hang the run, /dev/zero exhaust its memory.
+_FILE_BYTES = 64 * 2**20
+
+
+def _mirror_file(path: Path) -> bytes:
+    try:
+        return bounded.read_regular(path, _FILE_BYTES, follow=False)
+    except OSError as error:
+        raise CannotRun(
+            f"{path}: not a mirror's file ({error.strerror or error}); a mirror holds bare git "
+            "repositories, their HEAD and packed-refs regular files"
+        ) from None
+
+
 def _write_if_changed(path: Path, content: bytes) -> None:
-    if path.exists() and path.read_bytes() == content:
-        return
+    try:
+        if bounded.read_regular(path, _FILE_BYTES, follow=False) == content:
+            return
+    except OSError:
+        pass  # missing, or no regular file: replaced below
     # Named by process and thread: renders in threads of one run may refresh the same shadow.
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     temporary.write_bytes(content)
@@ -113,8 +131,8 @@ def shadow_mirror(mirror: Path) -> Path:
         (target / "objects" / "info").mkdir(parents=True, exist_ok=True)
         for name in _COPIED_FILES:
             source = repository / name
-            if source.is_file():
-                _write_if_changed(target / name, source.read_bytes())
+            if source.is_file() or source.is_symlink():
+                _write_if_changed(target / name, _mirror_file(source))
         _write_if_changed(target / _CONFIG, shadow_config(repository / _CONFIG))
         alternates = f"{repository / 'objects'}\n".encode()
         _write_if_changed(target / "objects" / "info" / "alternates", alternates)
@@ -130,7 +148,7 @@ def shadow_config(mirror_config: Path) -> bytes:
     """The config of a shadow repository: bare, in the object format of the mirror's repository
     (the one thing read from its config), and nothing else."""
     try:
-        sha256 = _SHA256.search(mirror_config.read_bytes()) is not None
+        sha256 = _SHA256.search(bounded.read_regular(mirror_config, _FILE_BYTES)) is not None
     except OSError:
         sha256 = False
     if sha256:
