@@ -1258,10 +1258,13 @@ def yaml_files(folder: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
     top = repository.repository_of(folder)
     files = []
     for path in found:
-        if path.is_symlink() and repository.leaves(path, top):
-            refused.append((path, OUTSIDE))
-        elif path.is_file():
-            files.append(path)
+        try:
+            if path.is_symlink() and repository.leaves(path, top):
+                refused.append((path, OUTSIDE))
+            elif path.is_file():
+                files.append(path)
+        except OSError as error:  # listed, but its folder cannot be searched
+            refused.append((path, error.strerror or str(error)))
     return sorted(files), sorted(refused)
 
 

@@ -8,6 +8,7 @@ show, so trainops reads nothing there.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 # Written at the top of a tree a revision is checked out to (render/revisions.py), which holds
@@ -23,7 +24,9 @@ def repository_of(path: Path) -> Path | None:
     except (OSError, RuntimeError):  # a symbolic link loop
         return None
     for folder in (start, *start.parents):
-        if (folder / ".git").exists() or (folder / REVISION_MARK).exists():
+        # os.path.exists: a folder that cannot be searched holds no mark we can see (Path.exists
+        # raises there).
+        if os.path.exists(folder / ".git") or os.path.exists(folder / REVISION_MARK):
             return folder
     return None
 
