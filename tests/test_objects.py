@@ -428,3 +428,20 @@ def test_an_origin_not_surely_printed_as_kustomize_prints_it_is_not_kept_without
     parse_stream(annotated, "render", lines=False)
     written = list((tmp_path / objects.PARSED_FOLDER).glob("*.entry"))
     assert len(written) == 1  # the document's own parse, nothing more
+
+
+def test_a_line_lookup_never_takes_the_lines_of_another_parse(tmp_path):
+    # As found: now and then a finding lost its line in some roots of a run and kept it in
+    # others, so it was reported twice (line null, and the line). The lines were kept by id() of
+    # a parse, and a parse dropped while another thread still held it left its entry to whatever
+    # parse took its id next. Here the stale entry is put in place by hand, as that left it.
+    source = tmp_path / "two.yaml"
+    source.write_text(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\n"
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n"
+    )
+    parsed = objects.parse_file(source)
+    dead = objects.parse_stream("apiVersion: v1\nkind: Secret\nmetadata:\n  name: x\n", "other")
+    objects._lines[id(parsed)] = (dead, {("Secret", "x"): 1})
+    assert objects.source_line(str(source), "ConfigMap", "b") == 6
+    assert objects.source_line(str(source), "ConfigMap", "a") == 1

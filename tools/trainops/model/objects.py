@@ -1095,7 +1095,12 @@ def take_origin(doc: dict) -> dict | None:
 
 # Each file is parsed once per run, whoever asks: the loader, the CRD-note rule, the line finder.
 _parsed: dict[str, tuple[tuple[int, int, int] | None, str, Parsed]] = {}  # identity, text, parse
-_lines: dict[int, dict[tuple[str, str], int | None]] = {}  # by id() of a Parsed held in _parsed
+# Each parse's lines by object, by id() of the Parsed, with the Parsed itself: an id is reused
+# once its object is gone, and a parse can be dropped from _parsed while a caller still holds it
+# (two threads parsing one file at once, each storing its own), so an entry is taken only when
+# it is of this very parse. As found: a finding now and then lost its line in some roots of a
+# run and not in others, and was reported twice (line null in one, the line in the other).
+_lines: dict[int, tuple[Parsed, dict[tuple[str, str], int | None]]] = {}
 _parsed_lock = threading.Lock()
 
 
@@ -1197,13 +1202,15 @@ def source_line(path: str, kind: str, name: str) -> int | None:
     except (OSError, Unreadable):
         return None
     with _parsed_lock:
-        lines = _lines.get(id(parsed))
-    if lines is None:
+        known = _lines.get(id(parsed))
+    if known is not None and known[0] is parsed:
+        lines = known[1]
+    else:
         lines = {}
         for obj in parsed.objects:
             lines.setdefault((obj.kind, obj.name), obj.line)
         with _parsed_lock:
-            _lines[id(parsed)] = lines
+            _lines[id(parsed)] = (parsed, lines)
     return lines.get((kind, name))
 
 
