@@ -221,7 +221,7 @@ def load(name: str, key: str, notes: list[str] | None = None) -> bytes | None:
         if notes is not None:
             notes.append(f"cache entry {path} is unusable ({error.strerror}); computed it again")
         if isinstance(error, bounded.NotRegular | bounded.TooLarge) or error.errno == errno.ELOOP:
-            _discard(path)
+            discard(path)
         return None
     header, newline, payload = data.partition(b"\n")
     if not newline or header != hashlib.sha256(payload).hexdigest().encode():
@@ -233,7 +233,7 @@ def load(name: str, key: str, notes: list[str] | None = None) -> bytes | None:
     return payload
 
 
-def _discard(path: Path) -> None:
+def discard(path: Path) -> None:
     """Remove what lies at an entry's path, whatever it is (a folder too)."""
     with contextlib.suppress(OSError):
         if path.is_dir() and not path.is_symlink():

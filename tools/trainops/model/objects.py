@@ -561,7 +561,9 @@ def _object_reason(doc: object) -> str | None:
         return f"document is {kind}, not a mapping: a Kubernetes object is a mapping"
     missing = [field for field in ("apiVersion", "kind") if not isinstance(doc.get(field), str)]
     metadata = doc.get("metadata")
-    # An empty name is no name: the API server asks for name or generateName.
+    # An empty name is no name: the API server asks for name or generateName when the name's
+    # length is 0 (k8s.io/apimachinery pkg/api/validation/objectmeta.go,
+    # ValidateObjectMetaAccessor; the recorded case meta-02-no-name).
     named = isinstance(metadata, dict) and bool(
         (isinstance(metadata.get("name"), str) and metadata["name"]) or metadata.get("generateName")
     )

@@ -167,7 +167,8 @@ class Excessive(yaml.YAMLError):
 
 
 # How large one document, and so any scalar in it, may be. The API server takes at most 3 MiB
-# in one request (apiserver MaxRequestBodyBytes), so no object over that can be applied; the
+# in one request (k8s.io/apiserver pkg/server/config.go, NewConfig: MaxRequestBodyBytes
+# 3 * 1024 * 1024), so no object over that can be applied; the
 # bound leaves room above it and keeps a parser's copies of a scalar far from a memory limit
 # (a 500 MiB scalar aborted yaml-rs under 4 GB: exit 134, no report). Counted before any parser.
 MAX_DOCUMENT_BYTES = 16 * 2**20

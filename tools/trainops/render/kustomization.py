@@ -186,11 +186,11 @@ def patch_only_files(folders: list[Path]) -> set[Path]:
                 if isinstance(path, str) and "\n" not in path and len(path) < MAX_REFERENCE:
                     patches.add((folder / path).resolve())
         rest = {k: v for k, v in loaded.items() if k not in _PATCH_FIELDS}
-        elsewhere.update((folder / c).resolve() for c in _candidates(strings_in(rest)))
+        elsewhere.update((folder / c).resolve() for c in candidates(strings_in(rest)))
     return patches - elsewhere
 
 
-def _candidates(strings: Iterable[str]) -> Iterator[str]:
+def candidates(strings: Iterable[str]) -> Iterator[str]:
     """What of `strings` may name a local file: each string, and what follows `=` in one (a
     generator's `key=path`)."""
     for value in strings:
@@ -202,7 +202,7 @@ def _candidates(strings: Iterable[str]) -> Iterator[str]:
 def named_files(folder: Path, strings: Iterable[str]) -> Iterator[tuple[str, Path]]:
     """(as written, path) of each existing file that `strings` of the kustomization in `folder`
     name, however deep below it: a resource, a patch, a generator's input, a configuration."""
-    for candidate in _candidates(strings):
+    for candidate in candidates(strings):
         if is_remote(candidate):
             continue
         path = folder / candidate

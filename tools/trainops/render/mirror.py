@@ -40,10 +40,10 @@ def mirror_repositories(mirror: Path) -> list[Path]:
             f"{mirror}: not a mirror: it has no github.com/ folder "
             "(expected github.com/<owner>/<repo>.git bare repositories)"
         )
-    return sorted(p for p in hosted.glob("*/*.git") if _plain_repository(p))
+    return sorted(p for p in hosted.glob("*/*.git") if _plain_bare_repository(p))
 
 
-def _plain_repository(path: Path) -> bool:
+def _plain_bare_repository(path: Path) -> bool:
     """A bare repository of the mirror's own: not a link (to any repository of this machine), and
     with no alternates (objects read from elsewhere)."""
     return (
@@ -57,12 +57,12 @@ def _plain_repository(path: Path) -> bool:
 
 # A mirror's HEAD, packed-refs and config, and the shadow's copies of them, are read only as
 # regular files under this bound: a FIFO there would hang the run, /dev/zero exhaust its memory.
-_FILE_BYTES = 64 * 2**20
+FILE_BYTES = 64 * 2**20
 
 
 def _mirror_file(path: Path) -> bytes:
     try:
-        return bounded.read_regular(path, _FILE_BYTES, follow=False)
+        return bounded.read_regular(path, FILE_BYTES, follow=False)
     except OSError as error:
         raise CannotRun(
             f"{path}: not a mirror's file ({error.strerror or error}); a mirror holds bare git "
@@ -72,7 +72,7 @@ def _mirror_file(path: Path) -> bytes:
 
 def _write_if_changed(path: Path, content: bytes) -> None:
     try:
-        if bounded.read_regular(path, _FILE_BYTES, follow=False) == content:
+        if bounded.read_regular(path, FILE_BYTES, follow=False) == content:
             return
     except OSError:
         pass  # missing, or no regular file: replaced below
@@ -148,7 +148,7 @@ def shadow_config(mirror_config: Path) -> bytes:
     """The config of a shadow repository: bare, in the object format of the mirror's repository
     (the one thing read from its config), and nothing else."""
     try:
-        sha256 = _SHA256.search(bounded.read_regular(mirror_config, _FILE_BYTES)) is not None
+        sha256 = _SHA256.search(bounded.read_regular(mirror_config, FILE_BYTES)) is not None
     except OSError:
         sha256 = False
     if sha256:

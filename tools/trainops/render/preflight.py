@@ -46,15 +46,10 @@ def _references(folder: Path) -> Iterator[tuple[str, Path, bool]]:
     for field, value in kustomization.read_kustomization(folder).items():
         parsed = field not in _DATA_SOURCES
         for entry in kustomization.strings_in(value):
-            if (
-                "\n" in entry
-                or len(entry) >= kustomization.MAX_REFERENCE
-                or kustomization.is_remote(entry)
-            ):
-                continue
-            for candidate in {entry, entry.partition("=")[2]}:  # generators: key=path
-                if candidate:
-                    yield entry, folder / candidate, parsed
+            if "\n" in entry or kustomization.is_remote(entry):
+                continue  # an inline patch, or fetched
+            for candidate in kustomization.candidates([entry]):  # generators: key=path
+                yield entry, folder / candidate, parsed
 
 
 def refusal(root: Path) -> Refusal | None:

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from trainops.model import cache
 from trainops.render import kustomization, mirror, remote_bases
 from trainops.render.crd_stubs import Composition, has_stub_tree
 from trainops.render.remote_bases import RemoteBase
@@ -188,7 +189,7 @@ def offline_tree(
             if folder not in rewritten and (local.is_symlink() or local.exists()):
                 # The name is the tool's: whatever the user's tree holds there (a link to a
                 # folder outside, say) must not be written through.
-                _remove(local)
+                cache.discard(local)
             local.mkdir(exist_ok=True)
             (local / raw.local_name).write_bytes(content)
             _localize(copied, raw.url, f"{_LOCAL_FOLDER}/{raw.local_name}", copy_top, top)
@@ -224,13 +225,6 @@ def offline_tree(
             copy_top / root.resolve().relative_to(top),
             PathMap(tuple(replacements), tuple(trees), _fetches(listed)),
         )
-
-
-def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    else:
-        path.unlink()
 
 
 class UnsafeFile(Exception):

@@ -146,7 +146,6 @@ def commit_of(mirror_dir: Path, owner_repo: str, ref: str) -> str | None:
 # costs a git process per remote base, every run. A shadow holding a loose ref is asked each run.
 _COMMITS_FOLDER = "commits-v1"
 _COMMIT = re.compile(rb"[0-9a-f]{40}")
-_REFS_BYTES = 64 * 2**20
 
 
 def _refs(repository: Path) -> list[bytes] | None:
@@ -155,7 +154,7 @@ def _refs(repository: Path) -> list[bytes] | None:
             return None
         # The shadow's own copies: never a FIFO or link unless something else put it there.
         return [
-            bounded.read_regular(repository / name, _REFS_BYTES, follow=False)
+            bounded.read_regular(repository / name, mirror.FILE_BYTES, follow=False)
             for name in ("HEAD", "config", "packed-refs")
         ]
     except OSError:
@@ -183,7 +182,7 @@ def tree(mirror_dir: Path, owner_repo: str, commit: str, verify: bool = True) ->
             refused = _write_failure(error)
             if refused is None or cache.temporary(target):
                 raise
-    moved = cache.fall_back(refused) / "remotes" / owner_repo / commit
+    moved = cache.fall_back(refused) / "remotes" / held_as(mirror_dir, owner_repo) / commit
     return _tree(mirror_dir, owner_repo, commit, moved, verify)
 
 
