@@ -184,3 +184,10 @@ def test_residents_are_counted_by_pool_in_json():
     ]
     [search] = environment["searches"]
     assert search["complete"] is True and search["bounded"] == []
+
+
+def test_what_the_worst_case_flags_is_a_warning():
+    # The bound may flag a gang that every set leaves room for: no error on an approximation.
+    done = run_trainops("validate", "--format", "json", cwd=RULE_FIXTURES / RULE)
+    bounded = [f for f in json.loads(done.stdout) if f["message"].endswith("never optimistic")]
+    assert bounded and {f["severity"] for f in bounded} == {"warning"}

@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Render the layers of each environment of trainops.yaml (default: all) and "
         "print, per node pool of its cluster profile, the allocatable, what system and operator "
         "pods already request, the Kueue quota of the flavors placed there, and whether every "
-        "set of jobs Kueue may admit at once fits, pod by pod (past 512 sets of a queue beyond "
+        f"set of jobs Kueue may admit at once fits, pod by pod (past {capacity.MOST_SETS} sets of a queue beyond "
         "each job alone, a worst case bounds the rest and says so). Exit 1 when one does not, "
         "or the worst case cannot clear a job.",
     )

@@ -14,7 +14,7 @@ of jobs Kueue may admit at once, placed pod by pod.
   each (its nodeLabels and tolerations added to the pods, knowledge/flavors.py) whose gangs
   together stay within the flavors' nominal quota plus what the cohort lends — what Kueue's
   quota lets it admit at once. Sets are grown one job at a time and a set over the quota is
-  never grown further, smallest sets first, up to _MOST_SETS sets beyond the jobs alone: a
+  never grown further, smallest sets first, up to MOST_SETS sets beyond the jobs alone: a
   ClusterQueue admits workloads only while the sum of their requests stays within a flavor's
   quota (Kueue's site/content/en/docs/concepts/cluster_queue.md, "admits Workloads if and only
   if" and "Flavors and borrowing semantics", read at a commit of main, not at the v0.18.6 tag),
@@ -22,7 +22,7 @@ of jobs Kueue may admit at once, placed pod by pod.
 - Placement: the admitted pods, largest gang first, each on the first node of a pool it selects
   and tolerates with room for its requests, as kube-scheduler's filters would allow it
   (kube-scheduler places pods one by one: a gang whose pods do not all fit runs in part).
-- Past _MOST_SETS, a queue's other sets are not placed one by one: each job not already shown
+- Past MOST_SETS, a queue's other sets are not placed one by one: each job not already shown
   short is held to a worst case instead (_worst_placed), which never says a gang fits when some
   admissible set leaves it short; a job it cannot clear is reported as bounded, not placed.
 
@@ -53,13 +53,13 @@ from trainops.model.shape import mapping, mappings, strings
 _RESIDENT_KINDS = {("apps", "Deployment"), ("apps", "StatefulSet"), ("apps", "ReplicaSet")}
 # Sets of two or more jobs placed pod by pod in one queue; past it, the worst case bounds the rest.
 # Every set of one job is always placed (one per job and flavor choice: linear).
-_MOST_SETS = 512
+MOST_SETS = 512
 # A pod count above this is none the API server accepts (replicas and parallelism are int32; a
 # JobSet multiplies two): the object is judged unreadable, as an unreadable quantity is.
 _MOST_PODS = 2**62
 # Extensions of a set tried against the quota before the search stops (most fail when the
 # quota is tight, and trying them all is quadratic in the jobs).
-_MOST_TRIES = 50 * _MOST_SETS
+_MOST_TRIES = 50 * MOST_SETS
 # Up to this many nodes, the worst case weighs every way the resources may share them.
 _MOST_NODES_WEIGHED = 16
 _SLACK = 1e-9  # what float sums of quantities may be off by
@@ -520,7 +520,7 @@ _Set = tuple[tuple[int, ...], tuple[int, ...], dict[tuple[str, str], float]]
 def _admissible(queue: _Queue) -> tuple[list[_Set], int | None]:
     """The sets Kueue may admit, smallest first and in the order of the jobs and their choices,
     each grown only from an admissible set (a set over the quota has no admissible superset):
-    every set of one job, then at most _MOST_SETS more, trying at most _MOST_TRIES extensions.
+    every set of one job, then at most MOST_SETS more, trying at most _MOST_TRIES extensions.
     Returns (sets, None) when that is all of them, else (sets, the most jobs of a size whose
     sets are all there)."""
     level: list[_Set] = [
@@ -543,7 +543,7 @@ def _admissible(queue: _Queue) -> tuple[list[_Set], int | None]:
                         return found + sorted(grown, key=lambda s: (s[0], s[1])), len(jobs)
                     if not queue.within(usage, more):
                         continue
-                    if grown_in_all == _MOST_SETS:
+                    if grown_in_all == MOST_SETS:
                         return found + sorted(grown, key=lambda s: (s[0], s[1])), len(jobs)
                     total = dict(usage)
                     for key, amount in more.items():

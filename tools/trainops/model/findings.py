@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from enum import Enum
 
-from trainops.model.objects import ObjectRef, Problem
+from trainops.model.objects import K8sObject, ObjectRef, Problem
 
 
 class Severity(str, Enum):
@@ -66,3 +66,16 @@ def from_problems(
     """One finding per problem the loader recorded (a file and line, no object)."""
     for problem in problems:
         yield Finding(rule, severity, problem.message, root, file=problem.file, line=problem.line)
+
+
+def on_object(
+    rule: str,
+    severity: Severity,
+    root: str,
+    obj: K8sObject,
+    message: str,
+    path: str | None,
+    hint: str | None,
+) -> Finding:
+    """A finding filed at `obj`'s source file and line, in `root`."""
+    return Finding(rule, severity, message, root, obj.file, obj.line, obj.ref, path, hint)

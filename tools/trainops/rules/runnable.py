@@ -46,7 +46,7 @@ from collections.abc import Iterator
 
 from trainops.knowledge import kueue, profiles
 from trainops.knowledge.pod_templates import gpu_requests, is_shared_gpu, templates_of
-from trainops.model.findings import Finding, Severity
+from trainops.model.findings import Finding, Severity, on_object
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster, Rendered
 from trainops.model.shape import indexed_mappings, mapping, mappings
@@ -66,7 +66,7 @@ def _finding(
     hint: str,
     severity: Severity = SEVERITY,
 ) -> Finding:
-    return Finding(ID, severity, message, rendered.root, obj.file, obj.line, obj.ref, path, hint)
+    return on_object(ID, severity, rendered.root, obj, message, path, hint)
 
 
 def _distributed(obj: K8sObject) -> bool:
