@@ -1659,3 +1659,16 @@ def test_sloppy_ips_and_cidrs_are_read_as_the_server_reads_them():
     assert formats.parse_ip("fe80::1%eth0") is None
     assert formats.parse_cidr("10.0.0.1/8") is not None
     assert formats.parse_cidr("10.0.0.0/33") is None
+
+
+def test_an_empty_name_beside_generate_name_is_the_generated_one():
+    # As found in review (and asked of kube-apiserver v1.32.13: `kubectl create --dry-run=server`
+    # accepts it): on create the server names the object from generateName when the name is
+    # empty (apiserver rest.BeforeCreate), and checks a name only when it has one.
+    doc = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "", "generateName": "cm-", "namespace": "default"},
+        "data": {"a": "b"},
+    }
+    assert _findings(doc) == {}

@@ -103,7 +103,10 @@ def validate(
     errors: Errors = []
     check = name_validator(group, kind)
     name, generate = metadata.get("name"), metadata.get("generateName")
-    if isinstance(name, str):
+    # An empty name is no name: on create the server names the object from generateName first
+    # (apiserver rest.BeforeCreate), and checks a name only when it has one
+    # (apimachinery ValidateObjectMetaAccessor: len(meta.GetName()) == 0 is "required").
+    if isinstance(name, str) and name:
         errors += [(f"{path}.name", invalid(name, m)) for m in check(name)]
     elif isinstance(generate, str):
         errors += [
