@@ -6,8 +6,9 @@ one ../shared/tools/kube-apiserver builds, v1.32.13) is asked for each with a se
 create through the `kubernetes` client; its verdicts and messages are recorded in
 apiserver-v1.32/verdicts.jsonl.gz, so that the ordinary suite compares trainops with the server's
 answers on any machine (test_recorded.py). `python tests/conformance/harness.py record` asks a
-server again (TRAINOPS_TEST_KUBECONFIG names it) and writes the fixture; `... report` prints the
-disagreements, grouped by mutation.
+server again (TRAINOPS_TEST_KUBECONFIG names it) and writes the fixture; `... record-cases
+cases/<name>.yaml...` asks about those hand-written cases alone and puts their verdicts in place of those files' earlier ones;
+`... report` prints the disagreements, grouped by mutation.
 
 What the server is asked, and what counts: CustomResourceDefinitions are installed for real first
 (with their conversion webhooks dropped: no operator runs here), and every namespace and service
@@ -415,9 +416,30 @@ def summary(cases: list[Case], grouped: dict) -> str:
     return "\n".join(lines)
 
 
+def record_cases(files: list[str], kubeconfig: str) -> int:
+    """Ask the server about the hand-written cases of the named files (cases/<name>.yaml) alone,
+    and put its verdicts into the fixture in place of those cases' earlier ones: a new family of
+    cases is recorded without rendering the repository again."""
+    stems = {Path(f).stem for f in files}
+    cases = [c for c in hand_written_cases() if c.mutation.removeprefix("hand-written:") in stems]
+    judged = ask(cases, kubeconfig)
+    fresh = {c.id for c in cases}
+    asked = {f"hand-written:{stem}" for stem in stems}
+    kept = [c for c in recorded() if c.id not in fresh and c.mutation not in asked]
+    record(kept + judged)
+    print(f"recorded {len(judged)} of {len(cases)} cases of {sorted(stems)}", file=sys.stderr)
+    return 0
+
+
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(HERE))
     command = argv[0] if argv else "report"
+    if command == "record-cases":
+        kubeconfig = os.environ.get(KUBECONFIG_ENV)
+        if not kubeconfig:
+            print(f"set {KUBECONFIG_ENV} to a kubeconfig of the server to ask", file=sys.stderr)
+            return 2
+        return record_cases(argv[1:], kubeconfig)
     if command == "record":
         kubeconfig = os.environ.get(KUBECONFIG_ENV)
         if not kubeconfig:

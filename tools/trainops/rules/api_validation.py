@@ -20,6 +20,17 @@ the API server words it (kubernetes pkg/apis/core/validation and friends):
   Services, PVCs, ConfigMaps and Secrets (base64 that does not decode, docker config JSON),
   NetworkPolicies, Ingresses, HPAs, PDBs, RBAC, LimitRanges, ResourceQuotas, PriorityClasses. What
   the cluster's configuration decides (the service CIDR, dual-stack, the NodePort range) is left out.
+- The platform kinds, one module per API group as upstream's pkg/apis/<group>/validation:
+  ValidatingAdmissionPolicies (their CEL compiled and type-checked as the server does: a
+  messageExpression must give a string, `params` exists only with a paramKind, an audit
+  annotation's value is a string or null; knowledge/apivalidation/admission_cel.py), their
+  Bindings (never both Deny and Warn), webhook configurations (admissionregistration.py);
+  PriorityLevelConfigurations (a handSize within its queues and the hash's 60 bits) and
+  FlowSchemas (flowcontrol.py); Leases, whose MicroTimes must carry six fractional digits to
+  decode (coordination.py); StorageClasses, VolumeAttachments (one source), CSIDrivers and
+  CSINodes (storage.py); RuntimeClasses (the handler a DNS label: node.py);
+  CertificateSigningRequests (a qualified signerName, a request that is a PEM CSR:
+  certificates.py). What each port leaves out is in kinds.LEFT_OUT.
 - Objects controllers create from templates other than Pods: a StatefulSet's volumeClaimTemplates
   are validated as the PVCs its controller creates, a JobSet's replicated Job templates as the Jobs
   the JobSet controller creates.

@@ -10,7 +10,20 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from trainops.knowledge.apivalidation import apps, batch, core, names, networking, service
+from trainops.knowledge.apivalidation import (
+    admissionregistration,
+    apps,
+    batch,
+    certificates,
+    coordination,
+    core,
+    flowcontrol,
+    names,
+    networking,
+    node,
+    service,
+    storage,
+)
 from trainops.knowledge.apivalidation.formats import (
     Errors,
     GoValue,
@@ -547,7 +560,18 @@ RESTART_POLICIES = {
 
 # What the port of a kind in KIND_CHECKS leaves out of the server's validation ("" or absent:
 # nothing); `trainops coverage` prints it, and an object of such a kind is reported partly judged.
-LEFT_OUT: dict[tuple[str, str], str] = {}
+LEFT_OUT: dict[tuple[str, str], str] = {
+    (group, kind): text
+    for group, module in (
+        ("admissionregistration.k8s.io", admissionregistration),
+        ("flowcontrol.apiserver.k8s.io", flowcontrol),
+        ("coordination.k8s.io", coordination),
+        ("storage.k8s.io", storage),
+        ("node.k8s.io", node),
+        ("certificates.k8s.io", certificates),
+    )
+    for kind, text in module.LEFT_OUT.items()
+}
 
 KIND_CHECKS: dict[tuple[str, str], Callable[[dict], Errors]] = {
     ("batch", "Job"): batch.job,
@@ -575,4 +599,27 @@ KIND_CHECKS: dict[tuple[str, str], Callable[[dict], Errors]] = {
     ("", "ResourceQuota"): core.resource_quota,
     ("", "LimitRange"): core.limit_range,
     ("", "Namespace"): _namespace_all,
+    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy"): (
+        admissionregistration.validating_admission_policy
+    ),
+    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding"): (
+        admissionregistration.validating_admission_policy_binding
+    ),
+    ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration"): (
+        admissionregistration.validating_webhook_configuration
+    ),
+    ("admissionregistration.k8s.io", "MutatingWebhookConfiguration"): (
+        admissionregistration.mutating_webhook_configuration
+    ),
+    ("flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration"): (
+        flowcontrol.priority_level_configuration
+    ),
+    ("flowcontrol.apiserver.k8s.io", "FlowSchema"): flowcontrol.flow_schema,
+    ("coordination.k8s.io", "Lease"): coordination.lease,
+    ("storage.k8s.io", "StorageClass"): storage.storage_class,
+    ("storage.k8s.io", "VolumeAttachment"): storage.volume_attachment,
+    ("storage.k8s.io", "CSIDriver"): storage.csi_driver,
+    ("storage.k8s.io", "CSINode"): storage.csi_node,
+    ("node.k8s.io", "RuntimeClass"): node.runtime_class,
+    ("certificates.k8s.io", "CertificateSigningRequest"): certificates.certificate_signing_request,
 }

@@ -196,3 +196,19 @@ def config_map_key(value: str) -> tuple[str, ...]:
     elif value.startswith(".."):
         errors.append("must not start with '..'")
     return tuple(errors)
+
+
+@_cached
+def fully_qualified_name(value: str) -> tuple[str, ...]:
+    """apimachinery IsFullyQualifiedName (a webhook's name, a CSI driver's): a DNS subdomain of at
+    least three segments (the subdomain's messages joined by ",")."""
+    found = dns1123_subdomain(value)
+    if found:
+        return (",".join(found),)
+    if len(value.split(".")) < 3:
+        return ("should be a domain with at least three segments separated by dots",)
+    return ()
+
+
+# isCELIdentifier (admissionregistration validation): a CEL identifier, reserved words apart.
+CEL_IDENTIFIER = re.compile(r"[_a-zA-Z][_a-zA-Z0-9]*")
