@@ -30,7 +30,10 @@ the API server words it (kubernetes pkg/apis/core/validation and friends):
   decode (coordination.py); StorageClasses, VolumeAttachments (one source), CSIDrivers and
   CSINodes (storage.py); RuntimeClasses (the handler a DNS label: node.py);
   CertificateSigningRequests (a qualified signerName, a request that is a PEM CSR:
-  certificates.py). What each port leaves out is in kinds.LEFT_OUT.
+  certificates.py); PersistentVolumes (one source, capacity in storage only, a local volume
+  pinned to a node: persistent_volume.py), Endpoints (no loopback or link-local address:
+  endpoints.py), EndpointSlices (addresses of their type: discovery.py), Events of both groups
+  (events.py). What each port leaves out is in kinds.LEFT_OUT.
 - Objects controllers create from templates other than Pods: a StatefulSet's volumeClaimTemplates
   are validated as the PVCs its controller creates, a JobSet's replicated Job templates as the Jobs
   the JobSet controller creates.

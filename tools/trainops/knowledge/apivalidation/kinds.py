@@ -17,10 +17,14 @@ from trainops.knowledge.apivalidation import (
     certificates,
     coordination,
     core,
+    discovery,
+    endpoints,
+    events,
     flowcontrol,
     names,
     networking,
     node,
+    persistent_volume,
     service,
     storage,
 )
@@ -569,6 +573,11 @@ LEFT_OUT: dict[tuple[str, str], str] = {
         ("storage.k8s.io", storage),
         ("node.k8s.io", node),
         ("certificates.k8s.io", certificates),
+        ("", persistent_volume),
+        ("", endpoints),
+        ("discovery.k8s.io", discovery),
+        ("events.k8s.io", events),
+        ("", events),
     )
     for kind, text in module.LEFT_OUT.items()
 }
@@ -622,4 +631,9 @@ KIND_CHECKS: dict[tuple[str, str], Callable[[dict], Errors]] = {
     ("storage.k8s.io", "CSINode"): storage.csi_node,
     ("node.k8s.io", "RuntimeClass"): node.runtime_class,
     ("certificates.k8s.io", "CertificateSigningRequest"): certificates.certificate_signing_request,
+    ("", "PersistentVolume"): persistent_volume.persistent_volume,
+    ("", "Endpoints"): endpoints.endpoints,
+    ("discovery.k8s.io", "EndpointSlice"): discovery.endpoint_slice,
+    ("", "Event"): events.core_event,
+    ("events.k8s.io", "Event"): events.events_event,
 }

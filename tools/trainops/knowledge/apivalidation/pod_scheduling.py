@@ -88,17 +88,23 @@ def _node_selector_term(term: object, path: str) -> Errors:
     return errors
 
 
+def node_selector(selector: dict, path: str) -> Errors:
+    """ValidateNodeSelector: at least one term, each term's requirements."""
+    where = f"{path}.nodeSelectorTerms"
+    terms = selector.get("nodeSelectorTerms")
+    if not terms or not isinstance(terms, list):
+        return [(where, required("must have at least one node selector term"))]
+    errors: Errors = []
+    for index, term in enumerate(terms):
+        errors += _node_selector_term(term, f"{where}[{index}]")
+    return errors
+
+
 def _node_affinity(affinity: dict, path: str) -> Errors:
     errors: Errors = []
     selector = affinity.get("requiredDuringSchedulingIgnoredDuringExecution")
     if isinstance(selector, dict):
-        where = f"{path}.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms"
-        terms = selector.get("nodeSelectorTerms")
-        if not terms or not isinstance(terms, list):
-            errors.append((where, required("must have at least one node selector term")))
-        else:
-            for index, term in enumerate(terms):
-                errors += _node_selector_term(term, f"{where}[{index}]")
+        errors += node_selector(selector, f"{path}.requiredDuringSchedulingIgnoredDuringExecution")
     preferred = affinity.get("preferredDuringSchedulingIgnoredDuringExecution")
     for index, term in enumerate(preferred if isinstance(preferred, list) else []):
         if not isinstance(term, dict):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from trainops.knowledge.apivalidation import names
+from trainops.knowledge.apivalidation import core, names
 from trainops.knowledge.apivalidation.formats import (
     forbidden,
     go_quote,
@@ -466,12 +466,8 @@ def _ephemeral(source: dict, path: str) -> Errors:
 
 def _claim_spec(spec: dict, path: str) -> Errors:
     """ValidatePersistentVolumeClaimSpec, as the PersistentVolumeClaim kind check ports it."""
-    from trainops.knowledge.apivalidation import kinds  # the kind checks import no pod module
-
-    check = kinds.KIND_CHECKS.get(("", "PersistentVolumeClaim"))
-    if check is None:
-        return []
-    return [(path + p[len("spec") :], m) for p, m in check({"spec": spec}) if p.startswith("spec")]
+    found = core.persistent_volume_claim({"spec": spec})
+    return [(path + p[len("spec") :], m) for p, m in found if p.startswith("spec")]
 
 
 def _projected(source: dict, path: str) -> Errors:
@@ -579,6 +575,10 @@ _SOURCES = (
     ("ephemeral", "ephemeral", "ephemeral", _ephemeral),
 )
 _Check = Callable[[dict, str], Errors]
+# The checks a PersistentVolume's sources share with a Pod's volumes (persistent_volume.py).
+host_path, nfs, glusterfs, iscsi, fc, flex, azure_file, azure_disk = (
+    _host_path, _nfs, _glusterfs, _iscsi, _fc, _flex, _azure_file, _azure_disk
+)  # fmt: skip
 # v1 key -> (upstream's order, v1 key, name as a second source, name of its errors, check); a
 # volume naming no source is an emptyDir (SetDefaults_Volume), and checks nothing
 _BY_KEY: dict[str, tuple[int, str, str, str, _Check]] = {

@@ -295,8 +295,11 @@ def _cluster_ips(spec: dict, cluster_ip: str, cluster_ips: list[str], headless: 
 
 
 def _external_ip(address: str, index: int) -> Errors:
-    """IsValidIP, then core ValidateNonSpecialIP."""
-    path = f"spec.externalIPs[{index}]"
+    return non_special_ip(address, f"spec.externalIPs[{index}]")
+
+
+def non_special_ip(address: str, path: str) -> Errors:
+    """IsValidIP, then core ValidateNonSpecialIP (an external IP, an Endpoints address)."""
     ip = parse_ip(address)
     if ip is None:
         return [(path, invalid(address, IP_MESSAGE))]
