@@ -115,7 +115,11 @@ _CALLED = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(|\b(sets|jsonpatch)\.")
 # A variable the environment does not declare (params without a paramKind, the authorizer in a
 # messageExpression, variables where the policy has none): an error whatever else it calls.
 _UNDECLARED_ROOT = re.compile(r"undeclared reference to '(params|authorizer|variables)[.']")
-_CROSS_NUMERIC = re.compile(r"applied to '\((int|uint|double), (int|uint|double)\)'")
+# cel-go's cross-type numeric comparisons (`1 < 2.5`), which cel-cpp's checker lacks here; mixed
+# arithmetic (`1 + 2.0`) is an error in both.
+_CROSS_NUMERIC = re.compile(
+    r"overload for '_(<|<=|>|>=)_' applied to '\((int|uint|double), (int|uint|double)\)'"
+)
 
 
 @cache
