@@ -21,7 +21,12 @@ vap.yaml and the probes behind it):
 - cel-expr-python 0.1.3 (the CEL project's Python wrapper of cel-cpp; Apache-2.0, manylinux wheels
   for CPython 3.11 x86_64 on PyPI) checks types with declared variables: it refuses the three as
   cel-go does, with the same issue text ("found no matching overload for '_+_' applied to
-  '(string, int)'", "undeclared reference to 'params'"), about 0.3 ms a compile.
+  '(string, int)'", "undeclared reference to 'params'"). Measured on three policy expressions:
+  0.26 ms a compile and check (common-expression-language: 0.05 ms, parsing alone), and 0.17 s
+  to build an environment, once a run for each set of declarations a policy needs.
+On the 59 policies and webhook configurations of tests/conformance/cases/vap*.yaml judged by
+kube-apiserver v1.32.13, this port agrees on every verdict; with common-expression-language, whose
+compile only parses, each of the 13 refused for a type or a reference would have passed.
 So cel-expr-python compiles here. Where its standard environment is narrower than the server's
 (the Kubernetes CEL libraries: quantity(), isSorted(), url(), ip(), the authorizer's methods,
 format(); cross-type numeric comparisons such as `1 < 2.5`), an expression failing for that reason
