@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import math
 
+from trainops.knowledge.apivalidation import names
 from trainops.knowledge.apivalidation.formats import (
     Errors,
     GoValue,
     forbidden,
     go_quote,
+    go_strings,
     invalid,
     is_int,
     not_supported,
@@ -158,20 +160,118 @@ def flow_schema(doc: dict) -> Errors:
                 ("spec.distinguisherMethod.type", not_supported(shown, ("ByNamespace", "ByUser")))
             )
     for index, rule in enumerate(mappings(spec.get("rules"))):
-        if not mappings(rule.get("subjects")):
-            errors.append(
-                (
-                    f"spec.rules[{index}].subjects",
-                    required("subjects must contain at least one value"),
-                )
+        errors += _policy_rules(rule, f"spec.rules[{index}]")
+    return errors
+
+
+def _policy_rules(rule: dict, path: str) -> Errors:
+    """ValidateFlowSchemaPolicyRulesWithSubjects."""
+    errors: Errors = []
+    subjects = mappings(rule.get("subjects"))
+    if not subjects:
+        errors.append((f"{path}.subjects", required("subjects must contain at least one value")))
+    for index, subject in enumerate(subjects):
+        errors += _subject(subject, f"{path}.subjects[{index}]")
+    resources = mappings(rule.get("resourceRules"))
+    others = mappings(rule.get("nonResourceRules"))
+    if not resources and not others:
+        message = "at least one of resourceRules and nonResourceRules has to be non-empty"
+        errors.append((path, required(message)))
+    for index, resource in enumerate(resources):
+        errors += _resource_rule(resource, f"{path}.resourceRules[{index}]")
+    for index, other in enumerate(others):
+        where = f"{path}.nonResourceRules[{index}]"
+        errors += _listed(other, "verbs", where, "verbs", "verbs must contain at least one value")
+        message = "nonResourceURLs must contain at least one value"
+        errors += _listed(other, "nonResourceURLs", where, "non-resource urls", message)
+    return errors
+
+
+_SUBJECT_KINDS = ("Group", "ServiceAccount", "User")
+
+
+def _subject(subject: dict, path: str) -> Errors:
+    """ValidateFlowSchemaSubject and the checks of its User, Group or ServiceAccount."""
+    kind = subject.get("kind")
+    if kind not in _SUBJECT_KINDS:
+        shown = kind if isinstance(kind, str) else ""
+        return [(f"{path}.kind", not_supported(shown, _SUBJECT_KINDS))]
+    errors: Errors = []
+    key = {"User": "user", "Group": "group", "ServiceAccount": "serviceAccount"}[kind]
+    chosen = subject.get(key)
+    if not isinstance(chosen, dict):
+        message = f"{key} is required when subject kind is '{kind}'"
+        errors.append((f"{path}.{key}", required(message)))
+    elif kind == "ServiceAccount":
+        name, namespace = chosen.get("name"), chosen.get("namespace")
+        if not name:
+            message = "must specify the serviceaccount name, or '*' to match all names"
+            errors.append((f"{path}.serviceAccount.name", required(message)))
+        elif isinstance(name, str) and name != "*":
+            errors += [
+                (f"{path}.serviceAccount.name", invalid(name, m))
+                for m in names.dns1123_subdomain(name)
+            ]
+        if not namespace:
+            message = "must specify namespace for service account"
+            errors.append((f"{path}.serviceAccount.namespace", required(message)))
+        elif isinstance(namespace, str):
+            errors += [
+                (f"{path}.serviceAccount.namespace", invalid(namespace, m))
+                for m in names.dns1123_label(namespace)
+            ]
+    elif not chosen.get("name"):
+        errors.append(
+            (
+                f"{path}.{key}.name",
+                required(f"{'username' if kind == 'User' else 'name'} is required"),
             )
-        if not mappings(rule.get("resourceRules")) and not mappings(rule.get("nonResourceRules")):
-            message = "at least one of resourceRules and nonResourceRules has to be non-empty"
-            errors.append((f"spec.rules[{index}]", required(message)))
+        )
+    for other in ("user", "group", "serviceAccount"):
+        if other != key and subject.get(other) is not None:
+            wanted = {"user": "User", "group": "Group", "serviceAccount": "ServiceAccount"}[other]
+            message = f"{other} is forbidden when subject kind is not '{wanted}'"
+            errors.append((f"{path}.{other}", forbidden(message)))
+    return errors
+
+
+def _listed(rule: dict, key: str, path: str, what: str, empty: str) -> Errors:
+    """A rule's list: at least one value, and '*' alone."""
+    values = rule.get(key)
+    values = [v for v in values if isinstance(v, str)] if isinstance(values, list) else []
+    if not values:
+        return [(f"{path}.{key}", required(empty))]
+    if len(values) > 1 and "*" in values:
+        message = f"if '*' is present, must not specify other {what}"
+        return [(f"{path}.{key}", invalid(go_strings(values), message))]
+    return []
+
+
+def _resource_rule(rule: dict, path: str) -> Errors:
+    """ValidateFlowSchemaResourcePolicyRule."""
+    errors = _listed(rule, "verbs", path, "verbs", "verbs must contain at least one value")
+    message = "resource rules must supply at least one api group"
+    errors += _listed(rule, "apiGroups", path, "api groups", message)
+    message = "resource rules must supply at least one resource"
+    errors += _listed(rule, "resources", path, "resources", message)
+    spaces = rule.get("namespaces")
+    spaces = [v for v in spaces if isinstance(v, str)] if isinstance(spaces, list) else []
+    if not spaces and rule.get("clusterScope") is not True:
+        message = "resource rules that are not cluster scoped must supply at least one namespace"
+        errors.append((f"{path}.namespaces", required(message)))
+    elif len(spaces) > 1 and "*" in spaces:
+        message = "if '*' is present, must not specify other namespaces"
+        errors.append((f"{path}.namespaces", invalid(go_strings(spaces), message)))
+    for index, space in enumerate(spaces):
+        if space != "*":
+            errors += [
+                (f"{path}.namespaces[{index}]", invalid(space, m))
+                for m in names.dns1123_label(space)
+            ]
     return errors
 
 
 LEFT_OUT = {
     "PriorityLevelConfiguration": "the mandatory levels' (exempt, catch-all) required spec",
-    "FlowSchema": "subjects' and rules' own checks (kinds, verbs, groups, resources, URLs, namespaces)",
+    "FlowSchema": "the non-resource URLs' syntax",
 }
