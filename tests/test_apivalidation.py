@@ -128,7 +128,18 @@ restartPolicy: [Always]
                     "ingress": [{"ports": [1, {"endPort": "x"}]}],
                     "resources": [],
                     "jobTemplate": 4,
-                }
+                    "drivers": [{"topologyKeys": 3, "nodeID": []}],
+                    "validations": [{"expression": 3, "messageExpression": [1]}],
+                    "limited": {"limitResponse": {"type": "Queue", "queuing": {"queues": "x"}}},
+                    "request": 5,
+                    "capacity": [1],
+                    "source": 3,
+                },
+                "webhooks": [{"rules": 3, "clientConfig": {"url": 3, "service": []}}],
+                "subsets": [{"addresses": [{"ip": 4}], "ports": [{"port": "x"}]}],
+                "endpoints": [{"addresses": 5}],
+                "handler": 3,
+                "eventTime": 7,
             }
         )
     meta.validate("", "Pod", {"name": 3, "labels": [1], "annotations": {"a": None}}, custom=True)

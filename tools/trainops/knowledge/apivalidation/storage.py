@@ -145,7 +145,8 @@ def csi_node(doc: dict) -> Errors:
             message = f"must be {_CSI_NODE_ID_MAX} characters or less"
             errors.append((f"{path}.nodeID", invalid(node, message)))
         keys: set[str] = set()
-        for k, key in enumerate(driver.get("topologyKeys") or []):
+        keys_listed = driver.get("topologyKeys")
+        for k, key in enumerate(keys_listed if isinstance(keys_listed, list) else []):
             key = _text(key)
             if not key:
                 errors.append((f"{path}.topologyKeys", required()))
