@@ -55,11 +55,17 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         namespace = obj.namespace if isinstance(obj.namespace, str) else None
         templates = templates_of(obj)
         if namespace and templates and cluster.namespace_labels(namespace) is None:
+            elsewhere = cluster.namespace_elsewhere(namespace)
             yield from once(
                 ("namespace", namespace),
                 obj,
                 f"namespace {namespace} is not defined in this scope, so pod-security and "
-                "network-reachability could not check its pods (its Pod Security level and NetworkPolicies are unknown)",
+                "network-reachability could not check its pods (its Pod Security level and NetworkPolicies are unknown)"
+                if elsewhere is None
+                else f"namespace {namespace} is not defined in this scope: pod-security judged "
+                f"its pods with the labels {elsewhere.where} gives it (a patch of an "
+                "environment's layers is not seen), and network-reachability could not check "
+                "them (its NetworkPolicies are unknown)",
                 "metadata.namespace",
             )
         labels = (
