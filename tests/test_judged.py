@@ -124,7 +124,7 @@ def test_an_object_of_a_kind_not_modelled_is_a_note_and_every_report_counts(tmp_
     assert (outcome.judgement.total, outcome.judgement.judged) == (3, 1)
     assert outcome.judgement.not_judged == {"Lease": 2}
     said = "1 of 3 object(s) fully judged; 2 not judged (Lease 2)"
-    for name in ("text", "json", "junit", "sarif", "github"):
+    for name in ("text", "junit", "sarif", "github"):
         out = io.StringIO()
         REPORTERS[name](outcome, out)
         assert said in out.getvalue(), name
@@ -144,3 +144,24 @@ def test_a_run_judging_every_object_says_so(tmp_path):
     listed = io.StringIO()
     REPORTERS["json"](outcome, listed)
     assert json.loads(listed.getvalue()) == []  # no summary entry: every object was judged
+
+
+def test_a_json_report_is_findings_and_the_count_is_said_beside_it(tmp_path, monkeypatch, capsys):
+    from trainops.cli import main
+
+    write_tree(tmp_path, {"lease.yaml": LEASE})
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate", "--format", "json", "lease.yaml"]) == 0  # a note never fails
+    done = capsys.readouterr()
+    assert [f["rule"] for f in json.loads(done.out)] == ["not-judged"]
+    assert "note: 1 of 3 object(s) fully judged; 2 not judged (Lease 2)" in done.err
+
+
+def test_a_run_leaving_out_the_servers_rules_judges_nothing(tmp_path):
+    file = write_tree(tmp_path, {"lease.yaml": LEASE}) / "lease.yaml"
+    outcome = validate([Root(file)], None, selected={"no-secret-data"})
+    assert outcome.judgement.judged == 0 and not outcome.judgement.complete
+    assert outcome.judgement.summary() == (
+        "none of 3 object(s) judged as the API server judges them: the run left out schema, "
+        "cel-rules, api-validation"
+    )

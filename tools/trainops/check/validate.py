@@ -896,10 +896,11 @@ def validate(
                 for obj in result.objects + result.ill_shaped
                 if focus is None or focus.holds(result.root, obj)
             ),
+            ran,
         )
         for result in rendered
     }
-    judgement = coverage.Judgement()
+    judgement = coverage.Judgement(skipped=coverage.judge(catalog, [], ran).skipped)
     for counted in judged_in.values():
         judgement.add(counted)
     finished = time.perf_counter()

@@ -248,9 +248,17 @@ class Judgement:
     judged: int = 0
     partly: dict[str, int] = field(default_factory=dict)  # kind -> objects partly judged
     not_judged: dict[str, int] = field(default_factory=dict)  # kind -> objects not judged
+    # The rules judging as the API server does that the run did not run (--select, --ignore,
+    # trainops.yaml `rules:`): then no object is judged as it judges them.
+    skipped: tuple[str, ...] = ()
 
     def summary(self) -> str:
         """`118 of 130 object(s) fully judged; 4 partly (…); 8 not judged (…): trainops verify…`"""
+        if self.skipped:
+            return (
+                f"none of {self.total} object(s) judged as the API server judges them: the run "
+                f"left out {', '.join(self.skipped)}"
+            )
         text = f"{self.judged} of {self.total} object(s) fully judged"
         for label, counted in (("partly judged", self.partly), ("not judged", self.not_judged)):
             if counted:
@@ -271,7 +279,7 @@ class Judgement:
 
     @property
     def complete(self) -> bool:
-        return self.judged == self.total
+        return self.judged == self.total and not self.skipped
 
     def as_dict(self) -> dict:
         return {
@@ -279,6 +287,7 @@ class Judgement:
             "fullyJudged": self.judged,
             "partlyJudged": dict(sorted(self.partly.items())),
             "notJudged": dict(sorted(self.not_judged.items())),
+            "rulesNotRun": list(self.skipped),
         }
 
 
@@ -306,12 +315,20 @@ def _kind_of(catalog: Catalog, api_version: str, kind: str) -> KindCoverage | No
     return _built_in(group, kind, per_version) if per_version else None
 
 
-def judge(catalog: Catalog | None, found: Iterable[tuple[str, str]]) -> Judgement:
+# The rules that judge as the API server does: an object is judged only where all of them ran.
+SERVER_RULES = ("schema", "cel-rules", "api-validation")
+
+
+def judge(
+    catalog: Catalog | None, found: Iterable[tuple[str, str]], ran: Iterable[str] = SERVER_RULES
+) -> Judgement:
     """The judgement of objects given as (apiVersion, kind); one no schema describes counts as
-    not judged."""
-    result = Judgement()
+    not judged, and so does every object when a rule of SERVER_RULES did not run."""
+    result = Judgement(skipped=tuple(r for r in SERVER_RULES if r not in set(ran)))
     for api_version, kind in found:
         result.total += 1
+        if result.skipped:
+            continue
         coverage = kind_of(catalog, api_version, kind)
         judgement = coverage.judgement if coverage is not None else NOT_JUDGED
         if judgement == JUDGED:
