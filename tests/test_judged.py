@@ -165,3 +165,21 @@ def test_a_run_leaving_out_the_servers_rules_judges_nothing(tmp_path):
         "none of 3 object(s) judged as the API server judges them: the run left out schema, "
         "cel-rules, api-validation"
     )
+
+
+def test_the_readmes_excerpt_is_what_the_command_prints():
+    """The README's rows of built-in kinds are the table of today's registries (the custom
+    resource rows need the CRD roots rendered: `trainops coverage --format markdown`)."""
+    from helpers import REPO
+    from trainops.model.config import load_config
+    from trainops.report.coverage_report import write_markdown
+
+    config = load_config(REPO / "trainops.yaml", RULES)
+    assert config is not None
+    out = io.StringIO()
+    write_markdown(coverage.table(Catalog(config.kubernetes_versions, [])), out)
+    printed = set(out.getvalue().splitlines())
+    readme = (REPO / "README.md").read_text().split("## What is judged", 1)[1].split("\n## ")[0]
+    rows = [line for line in readme.splitlines() if line.startswith("| ") and "." not in line]
+    rows += [line for line in readme.splitlines() if line.startswith(("| Job.batch |", "| Lease."))]
+    assert len(rows) >= 4 and all(row in printed for row in rows), rows

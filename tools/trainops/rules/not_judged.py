@@ -1,6 +1,6 @@
 """Say which objects the API server judges by rules trainops does not model, instead of passing them.
 
-What it notes: objects of a built-in kind whose API-server validation has no port here (no
+What it catches (as notes): objects of a built-in kind whose API-server validation has no port here (no
 upstream validation function in knowledge/apivalidation — `trainops coverage` lists them: a Lease,
 a StorageClass, a ValidatingAdmissionPolicy…). Their schema and ObjectMeta are checked, nothing
 else of what kube-apiserver refuses: a Lease whose time lacks microseconds or a RuntimeClass whose
