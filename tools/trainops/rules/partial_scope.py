@@ -1,8 +1,9 @@
 """Say so when a check had too little in scope to apply, instead of passing in silence.
 
 What it catches (as warnings): objects checked without the context some rules need —
-- pods in a namespace no root checked together defines: `pod-security` cannot know the level the
-  namespace enforces, and `network-reachability` cannot know its policies;
+- pods in a namespace no root checked together defines: `network-reachability` cannot know its
+  policies, and `pod-security` cannot know the level the namespace enforces unless a file of the
+  repository defines it (it then judges with that definition, and this warning names it);
 - a job labelled for a Kueue LocalQueue when no LocalQueue is in scope: `kueue-admission` cannot
   tell whether Kueue would admit it; and when no Kueue configuration is in scope, it cannot tell
   whether Kueue manages the job's kind at all;

@@ -10,7 +10,11 @@ operator's unrestricted built-in one when none is); so do KubeRay's autoscaler s
 Volcano's `wait-for-master` init container (pytorch plugin, `--wait-master-enabled`), both without a
 securityContext unless configured (trainops/knowledge/operator_pods.py). `audit` and `warn` labels give
 warnings.
-A namespace this environment does not define, or defines without labels, is privileged.
+A namespace the roots checked together do not define is judged with the repository's own
+definition of it (from the files its configured roots name, the strictest where environments
+differ), which the finding names (`as base/namespace.yaml:3 defines it`): so a file checked
+alone is held to its namespace's level. A namespace nothing defines, or one defined without
+labels, is privileged.
 
 Why it matters: the API server rejects every pod that violates the enforced level, but only when
 the controller creates it — the job is accepted, its pods never start, and the error sits in the
