@@ -66,6 +66,7 @@ def test_the_generated_parts_have_their_places():
         "reference/rules.md": [generated.RULES_MARKER],
         "environments.md": [generated.ENVIRONMENTS_MARKER, generated.PROFILES_MARKER],
         "performance.md": [generated.BENCH_MARKER],
+        "coverage.md": [generated.COVERAGE_MARKER],
     }.items():
         text = (DOCS / page).read_text()
         assert all(text.count(marker) == 1 for marker in markers), page

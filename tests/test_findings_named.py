@@ -90,7 +90,7 @@ def test_junit_fails_the_finding_in_each_roots_suite(two_environments):
     assert set(suites) == {"overlays/dev/platform", "overlays/prod/platform", *ROOTS}
     for root in ROOTS:
         assert (suites[root].get("tests"), suites[root].get("failures")) == ("1", "1")
-        [case] = list(suites[root])
+        [case] = list(suites[root].iter("testcase"))
         assert case.get("name") == "Pod/team/train"
     for platform in ("overlays/dev/platform", "overlays/prod/platform"):
         assert suites[platform].get("failures") == "0"

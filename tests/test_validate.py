@@ -16,7 +16,8 @@ def test_the_repository_is_clean(mirror):
     Pod Security level, with the containers the operators inject."""
     done = run_trainops("validate")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "clean" in done.stdout.splitlines()[-1]
+    *_, verdict, judged = done.stdout.splitlines()
+    assert "clean" in verdict and "object(s) fully judged" in judged
     assert "root(s)" in done.stdout
 
 

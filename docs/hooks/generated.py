@@ -6,6 +6,7 @@ A hand-written page holds a marker (`<!-- generated: NAME -->`) where a generate
 - `rules` (reference/rules.md): every rule, with the text `trainops explain` prints and the good
   and bad fixtures its tests use (`tests/rules/fixtures/<rule>/`);
 - `environments`, `profiles` (environments.md): the tables of `trainops.yaml`;
+- `coverage` (coverage.md): what `trainops coverage` prints of the built-in kinds;
 - `bench` (performance.md): the benchmark's latest output (`docs/performance/*.txt`, as
   `make bench` printed it) and a plot of it, an SVG made here.
 
@@ -44,6 +45,7 @@ RULES_MARKER = "<!-- generated: rules -->"
 ENVIRONMENTS_MARKER = "<!-- generated: environments -->"
 PROFILES_MARKER = "<!-- generated: profiles -->"
 BENCH_MARKER = "<!-- generated: bench -->"
+COVERAGE_MARKER = "<!-- generated: coverage -->"
 
 # How a fixture's path says what it shows: the tests name the defect as found and as fixed.
 GOOD_WORDS = {"good", "fixed", "after"}
@@ -417,6 +419,23 @@ def bench_section() -> str:
     )
 
 
+# What is judged ----------------------------------------------------------------------------
+
+
+def coverage_table() -> str:
+    """`trainops coverage --format markdown` of the built-in kinds (custom resource kinds need
+    the CRD roots rendered, which a site build does not do)."""
+    import io
+
+    from trainops.knowledge.coverage import table
+    from trainops.knowledge.schema.catalog import Catalog
+    from trainops.report.coverage_report import write_markdown
+
+    out = io.StringIO()
+    write_markdown(table(Catalog(config().kubernetes_versions, [])), out)
+    return out.getvalue()
+
+
 # MkDocs events ----------------------------------------------------------------------------
 
 
@@ -435,6 +454,7 @@ def on_page_markdown(markdown, page, config, files):
         ENVIRONMENTS_MARKER: environments_table,
         PROFILES_MARKER: profiles_table,
         BENCH_MARKER: bench_section,
+        COVERAGE_MARKER: coverage_table,
     }
     for marker, make in generated.items():
         if marker in markdown:

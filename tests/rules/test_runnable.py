@@ -43,6 +43,14 @@ def test_a_gloo_only_script_on_gpus_and_an_undeclared_image(found):
     assert path == f"{CONTAINER}.resources" and "uses only gloo" in message
     [(path, message)] = found[("before", "Job/undeclared")]
     assert "example.com/other/image@sha256:0123 is not declared in trainops.yaml images" in message
+    assert message.endswith("so runnable cannot tell whether it can use the GPUs: not judged")
+
+
+def test_an_undeclared_image_is_a_note_not_an_error():
+    """What trainops.yaml does not declare is not judged: a note saying what to declare."""
+    findings = validate_fixture(RULE, RULE_FIXTURES / RULE / "trainops.yaml")
+    undeclared = [f for f in findings if f.object and f.object.name == "undeclared"]
+    assert [f.severity for f in undeclared] == [Severity.NOTE]
 
 
 def test_an_elastic_bound_without_metrics_and_idle_ray_workers(found):

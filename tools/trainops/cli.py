@@ -13,6 +13,7 @@ from trainops import __version__
 from trainops.commands import (
     build,
     capacity,
+    coverage,
     diff,
     drift,
     fix,
@@ -52,6 +53,7 @@ def parser() -> argparse.ArgumentParser:
         schemas,
         pins,
         capacity,
+        coverage,
         rules,
         version,
     ):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import threading
 import time
@@ -14,7 +15,9 @@ from typing import TextIO
 
 from trainops.check import crd_roots as crd_roots_cache
 from trainops.check.redact import secret_values, without_secrets
+from trainops.knowledge import coverage
 from trainops.knowledge.decoding import read_as_server
+from trainops.knowledge.psa.registry import LEVELS
 from trainops.knowledge.schema import core
 from trainops.knowledge.schema.catalog import Catalog
 from trainops.model import field_lines, ignores, objects, repository
@@ -25,7 +28,8 @@ from trainops.model.findings import Finding, Severity
 from trainops.model.objects import K8sObject, Parsed, Problem
 from trainops.model.parse_files import Prechecks, Reading, parse_files
 from trainops.model.paths import display
-from trainops.model.rendered import Cluster, Rendered
+from trainops.model.rendered import Cluster, NamespaceDefinition, Rendered
+from trainops.model.shape import mapping
 from trainops.render import kustomization, render_cache
 from trainops.render.renderer import Origins, Renderer, RenderFailure
 from trainops.rules import RULES, api_validation
@@ -81,6 +85,15 @@ class Focus:
             finding.file is not None
             and "://" not in finding.file
             and Path(finding.file).resolve() in self.files
+        )
+
+    def holds(self, root: str, obj: K8sObject) -> bool:
+        """Whether an object is one the run reports on: of a root given as such, or filed in
+        a file given."""
+        return root in self.whole_roots or (
+            obj.file is not None
+            and "://" not in obj.file
+            and Path(obj.file).resolve() in self.files
         )
 
 
@@ -310,6 +323,10 @@ class Outcome:
     renders: int = 0  # kustomizations rendered, CRD roots included
     renders_from_cache: int = 0
     warnings: list[str] = field(default_factory=list)  # said on every run, unlike notes
+    # How many of the objects reported on were judged as the API server judges them (None when
+    # a live server judged them: `trainops verify`).
+    judgement: coverage.Judgement | None = None
+    judged_in: dict[str, coverage.Judgement] = field(default_factory=dict)  # by root
 
 
 def run_rules(
@@ -466,6 +483,68 @@ def _settle(
         return replace(finding, roots=roots, environments=tuple(dict.fromkeys(in_environments)))
 
     return [named(finding) for finding in kept]
+
+
+_NAMESPACE_KIND = re.compile(rb"^kind:[ \t]*[\"']?Namespace[\"']?[ \t]*(#.*)?$", re.MULTILINE)
+_ENFORCE = "pod-security.kubernetes.io/enforce"
+
+
+def _strictness(definition: NamespaceDefinition) -> int:
+    level = definition.labels.get(_ENFORCE, LEVELS[0])
+    return LEVELS.index(level) if level in LEVELS else -1
+
+
+class RepositoryNamespaces:
+    """The Namespaces the files of the configured roots define, read from those files (found
+    once, when a rule first asks): what a pod checked without its environment's layers (a file
+    given alone, standard input) is judged with. Where the repository defines a namespace twice
+    with different Pod Security levels, the strictest enforced one stands (an environment
+    enforces it). A label a kustomize patch adds is not seen here: validating the environment's
+    layers together sees it."""
+
+    def __init__(self, config: Config) -> None:
+        self._config = config
+        self._lock = threading.Lock()
+        self._found: dict[str, NamespaceDefinition] | None = None
+
+    def __call__(self) -> dict[str, NamespaceDefinition]:
+        with self._lock:
+            if self._found is None:
+                self._found = self._find()
+            return self._found
+
+    def _files(self) -> list[Path]:
+        files: set[Path] = set()
+        for root in kustomization.configured_roots(self._config):
+            if root.is_dir() and kustomization.kustomization_file(root) is not None:
+                files |= kustomization.files_read(root)
+            elif root.is_file():
+                files.add(root.resolve())
+        top = self._config.folder.resolve()
+        return sorted(f for f in files if f.suffix in (".yaml", ".yml") and f.is_relative_to(top))
+
+    def _find(self) -> dict[str, NamespaceDefinition]:
+        found: dict[str, NamespaceDefinition] = {}
+        for file in self._files():
+            try:
+                if not _NAMESPACE_KIND.search(file.read_bytes()):
+                    continue
+                parsed = objects.parse_file(file)
+            except (OSError, objects.Unreadable):
+                continue
+            for obj in parsed.objects:
+                if obj.kind != "Namespace" or obj.api_version != "v1" or not obj.name:
+                    continue
+                labels = {
+                    str(k): str(v)
+                    for k, v in mapping(mapping(obj.doc.get("metadata")).get("labels")).items()
+                }
+                where = f"{obj.file}:{obj.line}" if obj.line else str(obj.file)
+                definition = NamespaceDefinition(labels, where)
+                known = found.get(obj.name)
+                if known is None or _strictness(definition) > _strictness(known):
+                    found[obj.name] = definition
+        return found
 
 
 def clusters(rendered: list[Rendered]) -> dict[int, Cluster]:
@@ -788,9 +867,11 @@ def validate(
             read_as_server(obj, versions[0])
         withhold_ill_shaped(result, catalog)
     cluster_of = clusters(rendered)
+    namespaces = RepositoryNamespaces(config) if config is not None else None
     for cluster in {id(c): c for c in cluster_of.values()}.values():
         cluster.catalog, cluster.config, cluster.everything = catalog, config, rendered
         cluster.rule_ids = frozenset(RULES)
+        cluster.repository_namespaces = namespaces
     findings = [
         finding for result in rendered for finding in run_rules(result, cluster_of[id(result)], ran)
     ]
@@ -807,6 +888,21 @@ def validate(
         if withheld and "schema" not in ran
         else []
     )
+    judged_in = {
+        result.root: coverage.judge(
+            catalog,
+            (
+                (obj.api_version, obj.kind)
+                for obj in result.objects + result.ill_shaped
+                if focus is None or focus.holds(result.root, obj)
+            ),
+            ran,
+        )
+        for result in rendered
+    }
+    judgement = coverage.Judgement(skipped=coverage.judge(catalog, [], ran).skipped)
+    for counted in judged_in.values():
+        judgement.add(counted)
     finished = time.perf_counter()
     return Outcome(
         findings,
@@ -817,4 +913,6 @@ def validate(
         progress.renders,
         progress.cached,
         warnings,
+        judgement,
+        judged_in,
     )

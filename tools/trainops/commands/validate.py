@@ -149,6 +149,12 @@ def run(args: argparse.Namespace) -> int:
         for note in outcome.notes:
             print(f"note: {visible(note)}", file=sys.stderr)
     _report(args, outcome)
+    if args.format != "text" and outcome.judgement is not None and not outcome.judgement.complete:
+        # The text report closes with it; the others carry it in their own places (SARIF's
+        # notifications, JUnit's properties, a GitHub notice), and a JSON list of findings has
+        # none: what was not fully judged is said here, whatever the format (a run judging every
+        # object keeps standard error quiet for tools reading it).
+        print(f"note: {visible(outcome.judgement.summary())}", file=sys.stderr)
     return 1 if any(f.severity is Severity.ERROR for f in outcome.findings) else 0
 
 

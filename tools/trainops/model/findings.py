@@ -12,6 +12,9 @@ from trainops.model.objects import K8sObject, ObjectRef, Problem
 class Severity(str, Enum):
     ERROR = "error"
     WARNING = "warning"
+    # What a run could not judge, or what to declare so that it can: said, never a failure
+    # (exit codes count errors alone), and no part of the warnings either.
+    NOTE = "note"
 
 
 @dataclass(frozen=True)

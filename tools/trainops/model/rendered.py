@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -28,6 +29,14 @@ class Rendered:
         return self.failure is None and not self.syntax_errors and not self.malformed
 
 
+@dataclass(frozen=True)
+class NamespaceDefinition:
+    """A Namespace as a file of the repository defines it, outside the roots checked together."""
+
+    labels: dict[str, str]
+    where: str  # file:line of its definition
+
+
 @dataclass
 class Cluster:
     """The roots applied to one cluster together (an environment's layers): what a rule may
@@ -42,6 +51,10 @@ class Cluster:
         default_factory=list
     )  # every root of the run, for cross-root rules
     rule_ids: frozenset[str] = frozenset()  # every rule of the registry, for ignores naming them
+    # The Namespaces the repository defines in any environment's layers, by name: asked (once a
+    # run, when first needed) for a namespace these roots do not define, such as a file's
+    # checked alone (`trainops validate pod.yaml`). None outside a repository.
+    repository_namespaces: Callable[[], dict[str, NamespaceDefinition]] | None = None
 
     def memo(self, key: str, compute):
         """compute(self), once per cluster: for facts several objects ask about."""
@@ -72,6 +85,13 @@ class Cluster:
     def namespace_labels(self, name: str) -> dict[str, str] | None:
         """Labels of the Namespace `name` as this cluster defines it (None if it defines none)."""
         return self._namespaces.get(name)
+
+    def namespace_elsewhere(self, name: str) -> NamespaceDefinition | None:
+        """The repository's definition of a Namespace this cluster does not define (None when
+        it defines it, or the repository does not)."""
+        if name in self._namespaces or self.repository_namespaces is None:
+            return None
+        return self.repository_namespaces().get(name)
 
 
 @lru_cache(maxsize=1024)  # every root's GitOps objects name the same few paths

@@ -8,6 +8,8 @@ from trainops.check.validate import Outcome
 from trainops.model.findings import Severity
 from trainops.report.visible import visible
 
+_COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
+
 
 def _escape_data(text: str) -> str:
     # `%` first, so the escapes added after it are not escaped again; then what a runner reads.
@@ -21,7 +23,7 @@ def _escape_property(text: str) -> str:
 
 def write(outcome: Outcome, out: TextIO) -> None:
     for finding in outcome.findings:
-        command = "error" if finding.severity is Severity.ERROR else "warning"
+        command = _COMMAND[finding.severity]
         properties = [f"file={_escape_property(finding.file or finding.root)}"]
         if finding.line:
             properties.append(f"line={finding.line}")
@@ -33,3 +35,7 @@ def write(outcome: Outcome, out: TextIO) -> None:
         if finding.hint:
             message += f" (hint: {finding.hint})"
         out.write(f"::{command} {','.join(properties)}::{_escape_data(message)}\n")
+    if outcome.judgement is None:
+        return
+    title = _escape_property("trainops judged")
+    out.write(f"::notice title={title}::{_escape_data(outcome.judgement.summary())}\n")

@@ -1,4 +1,5 @@
-"""A JSON list of findings, one mapping each, for other tools."""
+"""A JSON list of findings, one mapping each, for other tools (how many objects were fully judged
+is said on standard error, as `validate` says its other notes)."""
 
 from __future__ import annotations
 
@@ -9,5 +10,6 @@ from trainops.check.validate import Outcome
 
 
 def write(outcome: Outcome, out: TextIO) -> None:
-    json.dump([finding.as_dict() for finding in outcome.findings], out, indent=2)
+    listed = [finding.as_dict() for finding in outcome.findings]
+    json.dump(listed, out, indent=2)
     out.write("\n")

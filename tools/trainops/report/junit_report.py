@@ -38,6 +38,10 @@ def write(outcome: Outcome, out: TextIO) -> None:
             errors="0",
             skipped="0",
         )
+        counted = outcome.judged_in.get(root)
+        if counted is not None:
+            properties = ET.SubElement(suite, "properties")
+            ET.SubElement(properties, "property", name="judged", value=visible(counted.summary()))
         for name, case_findings in cases.items():
             case = ET.SubElement(suite, "testcase", classname=visible(root), name=name)
             for finding in case_findings:
@@ -55,7 +59,9 @@ def write(outcome: Outcome, out: TextIO) -> None:
                         case, "failure", message=visible(finding.message), type=finding.rule
                     ).text = text
                 else:
-                    ET.SubElement(case, "system-out").text = f"warning [{finding.rule}] {text}"
+                    ET.SubElement(
+                        case, "system-out"
+                    ).text = f"{finding.severity.value} [{finding.rule}] {text}"
         suite.set("failures", str(sum(1 for c in suite if c.find("failure") is not None)))
     ET.indent(suites)
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n')

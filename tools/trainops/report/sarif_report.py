@@ -11,7 +11,7 @@ from trainops.model.findings import Severity
 from trainops.report.visible import visible
 from trainops.rules import RULES
 
-_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning"}
+_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "note"}
 
 
 def _rule(rule_id: str, module) -> dict:
@@ -70,6 +70,18 @@ def write(outcome: Outcome, out: TextIO) -> None:
     for result in results:
         if result["ruleIndex"] < 0:
             del result["ruleIndex"]
+    run: dict = {}
+    if outcome.judgement is not None:
+        # How much of what was checked was judged as the API server judges it.
+        notification = {
+            "level": "note",
+            "message": {"text": visible(outcome.judgement.summary())},
+            "descriptor": {"id": "judged"},
+        }
+        run["invocations"] = [
+            {"executionSuccessful": True, "toolExecutionNotifications": [notification]}
+        ]
+        run["properties"] = {"judgement": outcome.judgement.as_dict()}
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -84,6 +96,7 @@ def write(outcome: Outcome, out: TextIO) -> None:
                     }
                 },
                 "results": results,
+                **run,
             }
         ],
     }

@@ -12,7 +12,7 @@ from trainops.check.validate import Outcome
 from trainops.model.findings import Finding, Severity
 from trainops.report.visible import visible
 
-_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow"}
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
 
 
 def _location(finding: Finding) -> str:
@@ -38,15 +38,20 @@ def write(outcome: Outcome, out: TextIO) -> None:
                 console.print(f"    [dim]hint: {escape(visible(finding.hint))}[/dim]")
     objects = sum(len(r.objects) + len(r.ill_shaped) for r in outcome.rendered)
     errors = sum(f.severity is Severity.ERROR for f in outcome.findings)
-    warnings = len(outcome.findings) - errors
-    verdict = (
-        "[green]clean[/green]"
-        if not outcome.findings
-        else f"{errors} error(s), {warnings} warning(s)"
-    )
+    notes = sum(f.severity is Severity.NOTE for f in outcome.findings)
+    warnings = len(outcome.findings) - errors - notes
+    if errors or warnings:
+        verdict = f"{errors} error(s), {warnings} warning(s)" + (
+            f", {notes} note(s)" if notes else ""
+        )
+    else:
+        # Clean of what it judged: how much that was is the next line, never left unsaid.
+        verdict = "[green]clean[/green]" + (f", {notes} note(s)" if notes else "")
     console.print(
         f"{len(outcome.rendered)} root(s), {objects} object(s) checked in {outcome.seconds:.1f}s "
         f"(rendering {outcome.render_seconds:.1f}s, {outcome.renders_from_cache} of "
         f"{outcome.renders} render(s) from the cache, checking "
         f"{outcome.seconds - outcome.render_seconds:.1f}s): {verdict}"
     )
+    if outcome.judgement is not None:
+        console.print(escape(visible(outcome.judgement.summary())))

@@ -1,8 +1,9 @@
 """Say so when a check had too little in scope to apply, instead of passing in silence.
 
 What it catches (as warnings): objects checked without the context some rules need —
-- pods in a namespace no root checked together defines: `pod-security` cannot know the level the
-  namespace enforces, and `network-reachability` cannot know its policies;
+- pods in a namespace no root checked together defines: `network-reachability` cannot know its
+  policies, and `pod-security` cannot know the level the namespace enforces unless a file of the
+  repository defines it (it then judges with that definition, and this warning names it);
 - a job labelled for a Kueue LocalQueue when no LocalQueue is in scope: `kueue-admission` cannot
   tell whether Kueue would admit it; and when no Kueue configuration is in scope, it cannot tell
   whether Kueue manages the job's kind at all;
@@ -55,11 +56,17 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         namespace = obj.namespace if isinstance(obj.namespace, str) else None
         templates = templates_of(obj)
         if namespace and templates and cluster.namespace_labels(namespace) is None:
+            elsewhere = cluster.namespace_elsewhere(namespace)
             yield from once(
                 ("namespace", namespace),
                 obj,
                 f"namespace {namespace} is not defined in this scope, so pod-security and "
-                "network-reachability could not check its pods (its Pod Security level and NetworkPolicies are unknown)",
+                "network-reachability could not check its pods (its Pod Security level and NetworkPolicies are unknown)"
+                if elsewhere is None
+                else f"namespace {namespace} is not defined in this scope: pod-security judged "
+                f"its pods with the labels {elsewhere.where} gives it (a patch of an "
+                "environment's layers is not seen), and network-reachability could not check "
+                "them (its NetworkPolicies are unknown)",
                 "metadata.namespace",
             )
         labels = (

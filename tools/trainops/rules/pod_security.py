@@ -10,7 +10,11 @@ operator's unrestricted built-in one when none is); so do KubeRay's autoscaler s
 Volcano's `wait-for-master` init container (pytorch plugin, `--wait-master-enabled`), both without a
 securityContext unless configured (trainops/knowledge/operator_pods.py). `audit` and `warn` labels give
 warnings.
-A namespace this environment does not define, or defines without labels, is privileged.
+A namespace the roots checked together do not define is judged with the repository's own
+definition of it (from the files its configured roots name, the strictest where environments
+differ), which the finding names (`as base/namespace.yaml:3 defines it`): so a file checked
+alone is held to its namespace's level. A namespace nothing defines, or one defined without
+labels, is privileged.
 
 Why it matters: the API server rejects every pod that violates the enforced level, but only when
 the controller creates it — the job is accepted, its pods never start, and the error sits in the
@@ -67,6 +71,11 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         if not templates or not obj.namespace:
             continue
         labels = cluster.namespace_labels(obj.namespace)
+        defined = ""
+        if labels is None and (elsewhere := cluster.namespace_elsewhere(obj.namespace)):
+            # Checked without its environment's layers (a file alone): the repository's own
+            # definition of the namespace, named in every finding.
+            labels, defined = elsewhere.labels, f" (as {elsewhere.where} defines it)"
         if not labels:
             continue
         try:
@@ -76,7 +85,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
             yield Finding(
                 ID,
                 SEVERITY,
-                f"namespace {obj.namespace}: {error}",
+                f"namespace {obj.namespace}{defined}: {error}",
                 rendered.root,
                 obj.file,
                 obj.line,
@@ -84,10 +93,12 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
             )
             continue
         for template in templates:
-            yield from _check_template(rendered, cluster, obj, template, enforce, advisory)
+            yield from _check_template(rendered, cluster, obj, template, enforce, advisory, defined)
 
 
-def _check_template(rendered, cluster, obj, template, enforce, advisory) -> Iterator[Finding]:
+def _check_template(
+    rendered, cluster, obj, template, enforce, advisory, defined=""
+) -> Iterator[Finding]:
     built = operator_pod(obj, template, cluster)
     if built.error:
         yield Finding(
@@ -108,7 +119,7 @@ def _check_template(rendered, cluster, obj, template, enforce, advisory) -> Iter
         level, minor, shown = policy
         for violation in evaluate_template(level, minor, template):
             mode = "enforced" if severity is Severity.ERROR else "audited/warned"
-            message = f"{violation.check}: {violation.reason} ({violation.detail}); {shown} is {mode} on namespace {obj.namespace}"
+            message = f"{violation.check}: {violation.reason} ({violation.detail}); {shown} is {mode} on namespace {obj.namespace}{defined}"
             # The detail already names every offending container: one finding at the first
             # path of the template's own containers, and one for each container the operator
             # adds, not one per container, or N failing containers would print N copies of an

@@ -3,8 +3,9 @@
 The repository declares what each training image can do in trainops.yaml `images` (by image
 name, registry and tag aside): `cuda` (built on a CUDA torch), `backends` (the torch.distributed
 backends its script uses) and `ray` (its script spreads work over Ray tasks); here it describes
-the targets of workloads/bookstore-ml/train/Dockerfile. An image it does not name is assumed to
-use no GPU, no NCCL and no Ray.
+the targets of workloads/bookstore-ml/train/Dockerfile. What it does not declare (an image it
+does not name, or any image where no trainops.yaml is in scope) is not judged: a note says what to
+declare, never an error.
 
 What it catches, for every GPU resource NVIDIA's device plugin advertises — whole GPUs
 (`nvidia.com/gpu`), time-sliced replicas renamed `nvidia.com/gpu.shared` and MIG instances
@@ -69,6 +70,35 @@ def _finding(
     return on_object(ID, severity, rendered.root, obj, message, path, hint)
 
 
+def _undeclared(
+    rendered: Rendered,
+    obj: K8sObject,
+    cluster: Cluster,
+    image: str,
+    asks: str,
+    unknown: str,
+    path: str,
+    declare: str,
+) -> Finding:
+    """A note, not an error: what the rule needs is a declaration this image does not have
+    (outside any repository, or an image trainops.yaml does not name), so it cannot judge."""
+    config = cluster.config
+    where = (
+        f"{config.file.name if config.file else 'trainops.yaml'} images"
+        if config is not None
+        else "a trainops.yaml `images:` (none is in scope)"
+    )
+    return _finding(
+        rendered,
+        obj,
+        f"{asks}; its image {image} is not declared in {where}, so runnable cannot tell "
+        f"{unknown}: not judged",
+        path,
+        f"declare the image in trainops.yaml images with {declare}",
+        Severity.NOTE,
+    )
+
+
 def _distributed(obj: K8sObject) -> bool:
     return (obj.group == "kubeflow.org" and obj.kind in _DISTRIBUTED) or (
         obj.group == "batch.volcano.sh" and obj.kind == "Job"
@@ -84,17 +114,23 @@ def _container_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) ->
             requested = gpu_requests(container)
             asked = ", ".join(f"{amount:g} {name}" for name, amount in requested.items())
             if requested:
-                if traits is None or not traits.cuda:
-                    said = (
-                        "is not declared in trainops.yaml images"
-                        if traits is None
-                        else "is declared CPU-only (cuda: false)"
+                if traits is None:
+                    yield _undeclared(
+                        rendered,
+                        obj,
+                        cluster,
+                        image,
+                        f"requests {asked}",
+                        "whether it can use the GPUs",
+                        f"{path}.resources",
+                        "cuda: true and its backends",
                     )
+                elif not traits.cuda:
                     yield _finding(
                         rendered,
                         obj,
-                        f"requests {asked} but its image {image} {said}: the GPUs idle "
-                        "while the quota counts them",
+                        f"requests {asked} but its image {image} is declared CPU-only (cuda: "
+                        "false): the GPUs idle while the quota counts them",
                         f"{path}.resources",
                         "use the CUDA image (Dockerfile target train-cuda) and declare it cuda: "
                         "true, or drop the GPU request",
@@ -147,7 +183,18 @@ def _container_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) ->
                 for e in mappings(container.get("env"))
                 if isinstance(e, dict) and str(e.get("name", "")).startswith("NCCL_")
             ]
-            if nccl and (traits is None or "nccl" not in traits.backends):
+            if nccl and traits is None:
+                yield _undeclared(
+                    rendered,
+                    obj,
+                    cluster,
+                    image,
+                    f"sets {', '.join(nccl)}",
+                    "whether its script uses NCCL",
+                    f"{path}.env",
+                    "its backends",
+                )
+            elif nccl and traits is not None and "nccl" not in traits.backends:
                 yield _finding(
                     rendered,
                     obj,
@@ -206,7 +253,19 @@ def _ray_findings(rendered: Rendered, obj: K8sObject, cluster: Cluster) -> Itera
     )
     image = str(head[0].get("image", "")) if head else ""
     traits = profiles.image_traits(cluster, image)
-    if workers and (traits is None or not traits.ray):
+    if workers and traits is None:
+        prefix = "spec.rayClusterSpec" if obj.kind == "RayJob" else "spec"
+        yield _undeclared(
+            rendered,
+            obj,
+            cluster,
+            image,
+            f"asks for {workers} Ray worker(s)",
+            "whether the head's script spreads work over Ray tasks",
+            f"{prefix}.workerGroupSpecs",
+            "ray: true if its script uses Ray tasks",
+        )
+    elif workers and traits is not None and not traits.ray:
         prefix = "spec.rayClusterSpec" if obj.kind == "RayJob" else "spec"
         yield _finding(
             rendered,

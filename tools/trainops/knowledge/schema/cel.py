@@ -343,3 +343,22 @@ def validate(schema: dict, doc: dict, where: str) -> Outcome:
     root["properties"] = root_properties
     _walk(root, value, "", outcome, where)
     return outcome
+
+
+def create_rules(schema: object) -> list[tuple[str, str | None]]:
+    """Every rule of `schema` an object's create runs (not `oldSelf` ones: they run on update),
+    with why it cannot be evaluated here (None when it can): what `trainops coverage` prints."""
+    found: list[tuple[str, str | None]] = []
+    if isinstance(schema, dict):
+        for rule in schema.get("x-kubernetes-validations") or []:
+            source = rule.get("rule") if isinstance(rule, dict) else None
+            if isinstance(source, str) and not _OLD_SELF.search(source):
+                program = _COMPILED.get(source)
+                found.append((source, program if isinstance(program, str) else None))
+        for key, value in schema.items():
+            if key not in ("x-kubernetes-validations", "default", "example", "enum"):
+                found += create_rules(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            found += create_rules(value)
+    return found
