@@ -19,18 +19,19 @@ from trainops.model.findings import Severity
 from trainops.report import REPORTERS
 from trainops.rules import RULES
 
-LEASE = """apiVersion: coordination.k8s.io/v1
-kind: Lease
-metadata: {name: leader, namespace: default}
-spec: {holderIdentity: a}
+# ServiceAccount: a kind whose API-server validation is not ported (kinds.KIND_CHECKS).
+ACCOUNTS = """apiVersion: v1
+kind: ServiceAccount
+metadata: {name: trainer, namespace: default}
+automountServiceAccountToken: false
 ---
 apiVersion: v1
 kind: ConfigMap
 metadata: {name: settings, namespace: default}
 data: {a: b}
 ---
-apiVersion: coordination.k8s.io/v1
-kind: Lease
+apiVersion: v1
+kind: ServiceAccount
 metadata: {name: other, namespace: default}
 """
 
@@ -54,14 +55,15 @@ def test_the_table_holds_every_kind_the_versions_serve():
     assert ("", "PodList") not in served and ("meta", "Status") not in served
     assert _row(rows, "apps", "Deployment").judgement == coverage.JUDGED
     assert _row(rows, "", "Pod").judgement == coverage.JUDGED
-    assert _row(rows, "coordination.k8s.io", "Lease").judgement == coverage.NOT_JUDGED
+    assert _row(rows, "storage.k8s.io", "CSIStorageCapacity").judgement == coverage.NOT_JUDGED
     assert _row(rows, "", "ReplicationController").judgement == coverage.PARTLY
 
 
 def test_new_ports_and_admission_checks_show_with_no_change_here(monkeypatch):
     """What other ports add to KIND_CHECKS, LEFT_OUT and admission CHECKS is printed as is."""
-    monkeypatch.setitem(kinds.KIND_CHECKS, ("coordination.k8s.io", "Lease"), lambda doc: [])
-    monkeypatch.setitem(kinds.LEFT_OUT, ("coordination.k8s.io", "Lease"), "MicroTime decoding")
+    capacity = ("storage.k8s.io", "CSIStorageCapacity")
+    monkeypatch.setitem(kinds.KIND_CHECKS, capacity, lambda doc: [])
+    monkeypatch.setitem(kinds.LEFT_OUT, capacity, "the capacity quantity")
     check = admission.AdmissionCheck(
         "Kueue v0.18.6",
         (("batch", "Job"),),
@@ -72,12 +74,12 @@ def test_new_ports_and_admission_checks_show_with_no_change_here(monkeypatch):
     )
     monkeypatch.setattr(admission, "CHECKS", [*admission.CHECKS, check])
     rows = coverage.table(_catalog())
-    lease = _row(rows, "coordination.k8s.io", "Lease")
-    assert (lease.api_validation.status, lease.api_validation.detail) == (
+    row = _row(rows, *capacity)
+    assert (row.api_validation.status, row.api_validation.detail) == (
         coverage.PARTLY,
-        "MicroTime decoding",
+        "the capacity quantity",
     )
-    assert lease.judgement == coverage.PARTLY
+    assert row.judgement == coverage.PARTLY
     job = _row(rows, "batch", "Job")
     assert job.webhook.status == coverage.PARTLY and "the queue's existence" in job.webhook.detail
     assert job.controller.status == coverage.NONE
@@ -106,24 +108,25 @@ def test_the_coverage_command_prints_json_and_markdown(tmp_path, monkeypatch, ca
     monkeypatch.chdir(tmp_path)  # no trainops.yaml: the default versions, no CRD roots
     assert main(["coverage", "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    lease = next(r for r in rows if r["kind"] == "Lease")
-    assert lease["apiValidation"]["status"] == "not judged" and lease["judgement"] == "not judged"
+    account = next(r for r in rows if r["kind"] == "ServiceAccount")
+    assert account["apiValidation"]["status"] == "not judged"
+    assert account["judgement"] == "not judged"
     assert main(["coverage", "--format", "markdown"]) == 0
     shown = capsys.readouterr().out
     assert shown.startswith("| kind | schema | API server | defaulting |")
-    assert "| Lease.coordination.k8s.io | judged | not judged |" in shown
+    assert "| ServiceAccount | judged | not judged |" in shown
 
 
 def test_an_object_of_a_kind_not_modelled_is_a_note_and_every_report_counts(tmp_path):
-    file = write_tree(tmp_path, {"lease.yaml": LEASE}) / "lease.yaml"
+    file = write_tree(tmp_path, {"accounts.yaml": ACCOUNTS}) / "accounts.yaml"
     outcome = validate([Root(file)], None)
     [note] = [f for f in outcome.findings if f.rule == "not-judged"]
     assert note.severity is Severity.NOTE and note.line == 1  # one per kind and root
-    assert "validation of Lease (coordination.k8s.io/v1) is not modelled" in note.message
+    assert "validation of ServiceAccount (v1) is not modelled" in note.message
     assert "trainops verify" in (note.hint or "")
     assert (outcome.judgement.total, outcome.judgement.judged) == (3, 1)
-    assert outcome.judgement.not_judged == {"Lease": 2}
-    said = "1 of 3 object(s) fully judged; 2 not judged (Lease 2)"
+    assert outcome.judgement.not_judged == {"ServiceAccount": 2}
+    said = "1 of 3 object(s) fully judged; 2 not judged (ServiceAccount 2)"
     for name in ("text", "junit", "sarif", "github"):
         out = io.StringIO()
         REPORTERS[name](outcome, out)
@@ -135,7 +138,7 @@ def test_an_object_of_a_kind_not_modelled_is_a_note_and_every_report_counts(tmp_
 
 
 def test_a_run_judging_every_object_says_so(tmp_path):
-    file = write_tree(tmp_path, {"cm.yaml": LEASE.split("---\n")[1]}) / "cm.yaml"
+    file = write_tree(tmp_path, {"cm.yaml": ACCOUNTS.split("---\n")[1]}) / "cm.yaml"
     outcome = validate([Root(file)], None)
     assert outcome.findings == []
     out = io.StringIO()
@@ -149,16 +152,16 @@ def test_a_run_judging_every_object_says_so(tmp_path):
 def test_a_json_report_is_findings_and_the_count_is_said_beside_it(tmp_path, monkeypatch, capsys):
     from trainops.cli import main
 
-    write_tree(tmp_path, {"lease.yaml": LEASE})
+    write_tree(tmp_path, {"accounts.yaml": ACCOUNTS})
     monkeypatch.chdir(tmp_path)
-    assert main(["validate", "--format", "json", "lease.yaml"]) == 0  # a note never fails
+    assert main(["validate", "--format", "json", "accounts.yaml"]) == 0  # a note never fails
     done = capsys.readouterr()
     assert [f["rule"] for f in json.loads(done.out)] == ["not-judged"]
-    assert "note: 1 of 3 object(s) fully judged; 2 not judged (Lease 2)" in done.err
+    assert "note: 1 of 3 object(s) fully judged; 2 not judged (ServiceAccount 2)" in done.err
 
 
 def test_a_run_leaving_out_the_servers_rules_judges_nothing(tmp_path):
-    file = write_tree(tmp_path, {"lease.yaml": LEASE}) / "lease.yaml"
+    file = write_tree(tmp_path, {"accounts.yaml": ACCOUNTS}) / "accounts.yaml"
     outcome = validate([Root(file)], None, selected={"no-secret-data"})
     assert outcome.judgement.judged == 0 and not outcome.judgement.complete
     assert outcome.judgement.summary() == (
@@ -181,5 +184,9 @@ def test_the_readmes_excerpt_is_what_the_command_prints():
     printed = set(out.getvalue().splitlines())
     readme = (REPO / "README.md").read_text().split("## What is judged", 1)[1].split("\n## ")[0]
     rows = [line for line in readme.splitlines() if line.startswith("| ") and "." not in line]
-    rows += [line for line in readme.splitlines() if line.startswith(("| Job.batch |", "| Lease."))]
+    rows += [
+        line
+        for line in readme.splitlines()
+        if line.startswith(("| Job.batch |", "| Lease.", "| StorageClass."))
+    ]
     assert len(rows) >= 4 and all(row in printed for row in rows), rows
