@@ -30,6 +30,7 @@ from trainops.rules import (
     partial_scope,
     pinned,
     pod_security,
+    rbac_risk,
     render_failed,
     runnable,
     schedulable,
@@ -39,6 +40,7 @@ from trainops.rules import (
     shared_volume_writers,
     storage,
     sync_phases,
+    webhook_reach,
     workload_priority_class,
     yaml_syntax,
 )
@@ -72,9 +74,11 @@ RULES: dict[str, ModuleType] = {
         crd_clash,
         sync_phases,
         gitops_lifecycle,
+        webhook_reach,
         pinned,
         crd_header,
         no_secret_data,
+        rbac_risk,
         ignore_annotation,
     )
 }
