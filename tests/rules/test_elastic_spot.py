@@ -21,7 +21,7 @@ def test_losing_worker_0_exhausts_the_backoff_limit(found):
     assert message == (
         "PyTorchJob train rendezvouses on train-worker-0 (no rdzvHost: Training Operator v1.8.1 "
         "elastic.go), which Kueue may place on spot flavor spot; losing it costs up to 10 "
-        "container restart(s) (1 other worker(s), each failing every read_timeout 60s over "
+        "container restarts (1 other worker(s), each failing every read_timeout 60s over "
         "Kueue's 600s recovery timeout), and backoffLimit 3 fails the whole job at that (v1.8.1 "
         "pkg/core/job.go, PastBackoffLimit)"
     )

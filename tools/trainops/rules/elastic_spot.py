@@ -46,11 +46,16 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         if not spot:
             continue
         recovery = recovery or elastic.recovery_seconds(cluster)
-        if recovery is None:
-            continue  # without waitForPodsReady the capacity rule reports the job
-        cost = elastic.restarts_per_loss(found, recovery)
-        if cost < found.backoff_limit:
+        # Without waitForPodsReady Kueue never evicts the job: the wait, and the restarts, have
+        # no bound.
+        cost = elastic.restarts_per_loss(found, recovery) if recovery else None
+        if cost is not None and cost < found.backoff_limit:
             continue
+        over = (
+            f"over Kueue's {recovery:g}s recovery timeout"
+            if recovery
+            else "for as long as the replacement takes (no waitForPodsReady: Kueue never evicts)"
+        )
         yield on_object(
             ID,
             SEVERITY,
@@ -58,9 +63,9 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
             obj,
             f"PyTorchJob {obj.name} rendezvouses on {found.host} (no rdzvHost: Training Operator "
             f"v1.8.1 elastic.go), which Kueue may place on spot flavor {', '.join(spot)}; losing "
-            f"it costs up to {cost} container restart(s) ({found.max_replicas - 1} other "
-            f"worker(s), each failing every read_timeout {found.read_timeout}s over Kueue's "
-            f"{recovery:g}s recovery timeout), and backoffLimit {found.backoff_limit} fails the "
+            f"it costs {f'up to {cost}' if cost else 'unbounded'} container restarts "
+            f"({found.max_replicas - 1} other worker(s), each failing every read_timeout "
+            f"{found.read_timeout}s {over}), and backoffLimit {found.backoff_limit} fails the "
             "whole job at that (v1.8.1 pkg/core/job.go, PastBackoffLimit)",
             "spec.runPolicy.backoffLimit",
             "set elasticPolicy.rdzvConf read_timeout to at least Kueue's recovery timeout and "
