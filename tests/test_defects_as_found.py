@@ -13,7 +13,10 @@ import pytest
 
 from helpers import REPO, run_trainops
 
-RULES = "capacity,controller-interplay,shared-volume-writers,sync-phases"
+RULES = (
+    "capacity,controller-interplay,shared-volume-writers,sync-phases,"
+    "rbac-risk,webhook-reach,elastic-spot"
+)
 
 
 def _copy(target):
@@ -99,6 +102,40 @@ def as_found(mirror, tmp_path_factory) -> list[dict]:
         "    os.replace(temporary, path)\n",
         regex=True,
     )
+    # Issue 43, 3. The operators' RBAC as upstream ships it.
+    _edit(
+        repo,
+        "operators/training-operator/kustomization.yaml",
+        r"  - webhook-cert-role\.yaml\n(.*?)  # RBAC as the controllers.*?name: training-operator\n",
+        r"\1",
+        regex=True,
+    )
+    _edit(
+        repo,
+        "operators/mpi-operator/kustomization.yaml",
+        r"  # pods/exec create, which.*",
+        "",
+        True,
+    )
+    _edit(
+        repo, "operators/volcano/kustomization.yaml", r"  # RBAC as the v1\.15\.1 code.*", "", True
+    )
+    # Issue 43, 5. Kueue's job webhooks in every namespace but kube-system and kueue-system.
+    _edit(
+        repo,
+        "operators/kueue/webhooks-patch.yaml",
+        r"  - name: [mv]\w+\.kb\.io\n    namespaceSelector: (?:&training\n      matchExpressions:"
+        r"\n        - \{[^\n]*\}\n|\*training\n)",
+        "",
+        regex=True,
+    )
+    # Issue 43, 7. The elastic job's rendezvous at torch's default read_timeout.
+    _edit(
+        repo,
+        "components/spot-elastic/kustomization.yaml",
+        '          rdzvConf:\n            - {key: read_timeout, value: "600"}\n',
+        "",
+    )
     done = run_trainops("validate", "--format", "json", "--select", RULES, cwd=repo)
     assert done.returncode == 1, done.stdout + done.stderr
     return json.loads(done.stdout)
@@ -170,3 +207,59 @@ def test_6_train_py_names_its_temporary_file_by_pid(as_found):
         "mpi",
         "volcano",
     ]
+
+
+TRAINING_OPERATOR_ROLE = (
+    "https://github.com/kubeflow/training-operator.git//manifests/base/rbac/role.yaml?ref=v1.8.1"
+)
+MPI_OPERATOR_ROLE = (
+    "https://github.com/kubeflow/mpi-operator.git//manifests/base/cluster-role.yaml?ref=v0.8.0"
+)
+VOLCANO = "https://raw.githubusercontent.com/volcano-sh/volcano/v1.15.1/installer/volcano-development.yaml"
+KUEUE_WEBHOOKS = (
+    "https://github.com/kubernetes-sigs/kueue.git//config/components/webhook/manifests.yaml"
+    "?ref=v0.18.6"
+)
+
+
+def test_43_3_operators_rbac_wider_than_their_code(as_found):
+    training = {f["path"]: f["message"] for f in _at(as_found, "rbac-risk", TRAINING_OPERATOR_ROLE)}
+    assert training["rules[3]"].startswith(
+        "ClusterRole training-operator grants pods/exec create cluster-wide to ServiceAccount "
+        "kubeflow/training-operator (ClusterRoleBinding training-operator)"
+    )
+    assert "grants Secrets get/list/watch cluster-wide" in training["rules[4]"]
+    assert all("RBAC Good Practices" in m for m in training.values())
+    mpi = {f["path"]: f["message"] for f in _at(as_found, "rbac-risk", MPI_OPERATOR_ROLE)}
+    assert "grants pods/exec create" in mpi["rules[2]"]
+    [volcano] = _at(as_found, "rbac-risk", VOLCANO)
+    assert volcano["message"].startswith(
+        "ClusterRole volcano-controllers grants Secrets get cluster-wide to ServiceAccount "
+        "volcano-system/volcano-controllers"
+    )
+
+
+def test_43_5_kueue_job_webhooks_gate_volcanos_presync_hook(as_found):
+    found = _at(as_found, "webhook-reach", KUEUE_WEBHOOKS)
+    assert sorted(f["message"].split(" (")[0] for f in found) == [
+        "webhook mjob.kb.io",
+        "webhook vjob.kb.io",
+    ]
+    assert all(f["environments"] == ["volcano"] for f in found)
+    assert all(
+        "gates Job volcano-system/volcano-admission-init (Helm pre-install,pre-upgrade hook"
+        in f["message"]
+        for f in found
+    )
+
+
+def test_43_7_elastic_job_fails_when_its_rendezvous_host_is_reclaimed(as_found):
+    [found] = _at(as_found, "elastic-spot", "workloads/bookstore-ml/pytorchjob.yaml")
+    assert sorted(found["environments"]) == ["cloud", "gpu"]
+    assert "rendezvouses on recommender-train-pt-worker-0" in found["message"]
+    # The copy has no waitForPodsReady either (2.): nothing bounds the wait.
+    assert (
+        "costs unbounded container restarts (1 other worker(s), each failing every read_timeout "
+        "60s for as long as the replacement takes" in found["message"]
+    )
+    assert found["path"] == "spec.runPolicy.backoffLimit"

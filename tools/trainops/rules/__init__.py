@@ -18,6 +18,7 @@ from trainops.rules import (
     crd_clash,
     crd_header,
     duplicate_object,
+    elastic_spot,
     empty_render,
     gitops_lifecycle,
     ignore_annotation,
@@ -31,6 +32,7 @@ from trainops.rules import (
     partial_scope,
     pinned,
     pod_security,
+    rbac_risk,
     render_failed,
     runnable,
     schedulable,
@@ -40,6 +42,7 @@ from trainops.rules import (
     shared_volume_writers,
     storage,
     sync_phases,
+    webhook_reach,
     workload_priority_class,
     yaml_syntax,
 )
@@ -64,6 +67,7 @@ RULES: dict[str, ModuleType] = {
         storage,
         schedulable,
         capacity,
+        elastic_spot,
         controller_interplay,
         runnable,
         shared_volume_writers,
@@ -74,9 +78,11 @@ RULES: dict[str, ModuleType] = {
         crd_clash,
         sync_phases,
         gitops_lifecycle,
+        webhook_reach,
         pinned,
         crd_header,
         no_secret_data,
+        rbac_risk,
         ignore_annotation,
     )
 }

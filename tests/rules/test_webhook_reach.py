@@ -1,0 +1,50 @@
+from trainops.model.objects import ObjectRef
+
+ADMISSION = "admissionregistration.k8s.io/v1"
+
+
+def test_good(findings_of):
+    """Scoped to the managed namespace, a webhook that fails open, and a queued Job reached."""
+    assert findings_of("webhook-reach", "good.yaml") == []
+
+
+def test_kueue_job_webhook_as_shipped_gates_volcanos_hook(findings_of):
+    found = findings_of("webhook-reach", "bad.yaml")
+    [mutating] = [
+        f
+        for f in found
+        if f.object
+        == ObjectRef(
+            ADMISSION, "MutatingWebhookConfiguration", None, "kueue-mutating-webhook-configuration"
+        )
+    ]
+    assert mutating.path == "webhooks[0].namespaceSelector"
+    assert mutating.message.startswith(
+        "webhook mjob.kb.io (MutatingWebhookConfiguration kueue-mutating-webhook-configuration, "
+        "failurePolicy Fail) gates Job volcano-system/volcano-admission-init (Helm "
+        "pre-install,pre-upgrade hook, which Argo CD runs as a sync hook): while Service "
+        "kueue-system/kueue-webhook-service cannot answer, the API server refuses them"
+    )
+
+
+def test_a_validating_webhook_scoped_elsewhere_gates_nothing(findings_of):
+    found = findings_of("webhook-reach", "bad.yaml")
+    assert not [f for f in found if f.object and f.object.kind == "ValidatingWebhookConfiguration"]
+
+
+def test_a_queued_job_the_webhook_does_not_reach(findings_of):
+    """The mutating webhook reaches `research` (NotIn kube-system, kueue-system), so the queued
+    Job there is reached; the finding is the Volcano hook only."""
+    found = findings_of("webhook-reach", "bad.yaml")
+    assert not [f for f in found if f.object and f.object.kind == "Job"]
+
+
+def test_a_queued_job_outside_the_scoped_webhook(findings_of):
+    [finding] = findings_of("webhook-reach", "bad-unreached.yaml")
+    assert finding.object == ObjectRef("batch/v1", "Job", "research", "nightly")
+    assert finding.path == "metadata.labels.kueue.x-k8s.io/queue-name"
+    assert finding.message.startswith(
+        "Job nightly names LocalQueue research-lq in namespace research, which Kueue's webhook "
+        "mjob.kb.io (kueue-mutating-webhook-configuration) does not reach: it is created "
+        "unsuspended"
+    )
