@@ -60,13 +60,53 @@ FLUX_BAD = {
         "failed to evaluate dependency trainops-platform: failed to parse the CEL expression",
     ),
 }
+# source-controller, for GitRepositories.
+SOURCE_BAD = {
+    "github-provider-without-secret": (
+        "spec.secretRef",
+        "secretRef with github app data must be specified when provider is set to github",
+    ),
+    "verify-tag-of-a-branch": (
+        "spec.verify.mode",
+        "cannot verify tag object's signature if a tag reference is not specified",
+    ),
+    "verify-tag-of-a-commit": (
+        "spec.verify.mode",
+        "cannot verify tag object's signature if a tag reference is not specified",
+    ),
+}
+# helm-controller, for HelmReleases.
+HELM_BAD = {
+    "helm-duplicate-groupkind": (
+        "spec.healthCheckExprs[1]",
+        "duplicate custom health check for GroupKind ClusterQueue.kueue.x-k8s.io at "
+        "healthchecks[1]: the HelmRelease is Stalled",
+    ),
+    "helm-ready-expr-invalid": (
+        "spec.dependsOn[0].readyExpr",
+        "failed to evaluate dependency cert-manager: failed to parse the CEL expression",
+    ),
+}
 
 
 def test_flux_bad(findings_of):
     found = findings_of(RULE, "bad-flux.yaml")
-    assert_refused(found, FLUX_BAD, "kustomize-controller v1.9.4 refuses it before acting")
+    by_kind = {
+        kind: [f for f in found if f.object.kind == kind]
+        for kind in ("Kustomization", "HelmRelease", "GitRepository")
+    }
+    assert sum(len(v) for v in by_kind.values()) == len(found)
+    kustomize = "kustomize-controller v1.9.4 refuses it before acting"
+    assert_refused(by_kind["Kustomization"], FLUX_BAD, kustomize)
+    assert_refused(
+        by_kind["HelmRelease"], HELM_BAD, "helm-controller v1.6.3 refuses it before acting"
+    )
+    source = "source-controller v1.9.1 refuses it before acting"
+    assert_refused(by_kind["GitRepository"], SOURCE_BAD, source)
     assert all(
-        "Reconciliation failed terminally due to configuration error" in f.message for f in found
+        "Reconciliation failed terminally due to configuration error" in f.message
+        for f in found
+        if f.object.kind != "GitRepository"
     )
 
 

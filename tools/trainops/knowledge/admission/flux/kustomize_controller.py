@@ -22,6 +22,11 @@ nothing of the layer is ever applied, and it is not retried until the object cha
   macros and reserved words are judged here; a type error shows at evaluation, as a failed health
   check, not as this refusal).
 
+helm-controller v1.6.3 (the release paired with kustomize-controller v1.9.4: both pin runtime
+v0.110.1) makes the same call first thing for a HelmRelease's `spec.healthCheckExprs`, with the
+same Stalled condition and terminal error (internal/controller/helmrelease_controller.go
+Reconcile), and compiles `spec.dependsOn[].readyExpr` the same way (evalReadyExpr).
+
 `checkDependencies` compiles each `spec.dependsOn[].readyExpr` (cel.WithCompile, bool output,
 `self` and `dep` declared) and fails terminally, with the same Stalled condition, when it does not
 compile; a readyExpr that does not even parse is reported here.
@@ -66,7 +71,7 @@ def health_check_exprs(doc: dict) -> Iterator[Refusal]:
             yield (
                 where,
                 f"{TERMINAL}: duplicate custom health check for GroupKind "
-                f"{_gk_string(*key)} at healthchecks[{index}]: the Kustomization is Stalled "
+                f"{_gk_string(*key)} at healthchecks[{index}]: the {doc.get('kind')} is Stalled "
                 "(InvalidCELExpression) and nothing of it is applied",
             )
             return
