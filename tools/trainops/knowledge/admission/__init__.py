@@ -37,8 +37,3 @@ CHECKS: list[AdmissionCheck] = []
 
 def checks_for(group: str, kind: str) -> list[AdmissionCheck]:
     return [c for c in CHECKS if (group, kind) in c.kinds]
-
-
-# Each operator's package appends its ports to CHECKS when imported; kept last, since they import
-# the names above.
-from trainops.knowledge.admission import argocd, flux  # noqa: E402, F401, I001
