@@ -331,3 +331,14 @@ def validated_clean(renderer, config, selected: set[str]):
     assert all(r.loaded for r in outcome.rendered), [r.failure for r in outcome.rendered]
     assert [(f.rule, f.message) for f in outcome.findings] == []
     return outcome
+
+
+def findings_by_root(rule: str, config_file) -> dict[str, list[tuple[str, str, str]]]:
+    """(object, path, message) of a rule's findings on a fixture's own trainops.yaml, by the name
+    of the root each was found in."""
+    result: dict[str, list[tuple[str, str, str]]] = {}
+    for f in validate_fixture(rule, config_file):
+        for root in f.roots:
+            assert f.object is not None and f.path is not None
+            result.setdefault(Path(root).name, []).append((str(f.object), f.path, f.message))
+    return result

@@ -95,7 +95,7 @@ def test_flux_health_checks_then_operators_platform_workloads(
             dependency = names[pending.pop()]
             before[layer].add(dependency)
             pending += [d["name"] for d in kustomizations[dependency]["spec"].get("dependsOn", [])]
-        assert k["spec"]["wait"] is True
+        assert k["spec"]["wait"] is True or k["spec"]["healthChecks"]
     assert before == {
         "operators": set(),
         "platform": {"operators"},

@@ -19,7 +19,7 @@ import pytest
 
 from crd_statuses import STATUSES
 from helpers import ENVIRONMENTS, REPO, rendered_docs
-from trainops.live.health import ARGOCD_ORDER, State, argocd_worst, flux_ready, judge
+from trainops.live.health import ARGOCD_ORDER, Health, State, argocd_worst, flux_ready, judge
 
 # The evaluators of the existing tests: a real Lua 5.1 and a real CEL, run as those tests run them.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gitops"))
@@ -338,7 +338,18 @@ def test_built_in_kinds_follow_gitops_engine():
     unseen = {"spec": {"suspend": True}, "status": {}}  # no job controller has looked at it yet
     assert judge(unseen, "batch/v1", "Job").state is State.PROGRESSING
     job = {"spec": {}, "status": {"startTime": "t", "active": 1}}
-    assert judge(job, "batch/v1", "Job").flux(job) == "Current"  # kstatus: a started Job
+    # kustomize-controller's own Job reader (fluxcd/pkg runtime/statusreaders/job.go): a started
+    # Job is InProgress until it completes, although Argo CD and the state call it running.
+    assert judge(job, "batch/v1", "Job").flux(job) == "InProgress"
+    assert judge(job, "batch/v1", "Job").argocd == "Progressing"
+    done = {"status": {"startTime": "t", "conditions": [{"type": "Complete", "status": "True"}]}}
+    assert judge(done, "batch/v1", "Job").flux(done) == "Current"
+    assert judge(held, "batch/v1", "Job").flux(held) == "Current"  # spec.suspend: queued
+    # A JobSet nobody has reconciled yet is not running (trainops status said "JobSet running").
+    fresh = {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "metadata": {"name": "js"}}
+    assert judge(fresh, "jobset.x-k8s.io/v1alpha2", "JobSet") == Health(
+        State.PROGRESSING, "Not yet reconciled by the JobSet controller"
+    )
     failed = {
         "status": {
             "conditions": [{"type": "Failed", "status": "True", "message": "BackoffLimitExceeded"}]

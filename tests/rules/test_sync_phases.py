@@ -3,11 +3,9 @@ and as fixed (argocd-fixed, flux-fixed), and gitops-engine's order of a sync rep
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from helpers import RULE_FIXTURES, validate_fixture
+from helpers import RULE_FIXTURES, findings_by_root
 from trainops.knowledge.sync_phases import argo_steps
 from trainops.model.objects import K8sObject
 
@@ -16,12 +14,7 @@ RULE = "sync-phases"
 
 @pytest.fixture(scope="module")
 def found() -> dict[str, list[tuple[str, str, str]]]:
-    result: dict[str, list[tuple[str, str, str]]] = {}
-    for f in validate_fixture(RULE, RULE_FIXTURES / RULE / "trainops.yaml"):
-        for root in f.roots:
-            assert f.object is not None and f.path is not None
-            result.setdefault(Path(root).name, []).append((str(f.object), f.path, f.message))
-    return result
+    return findings_by_root(RULE, RULE_FIXTURES / RULE / "trainops.yaml")
 
 
 def test_hooks_in_a_namespace_only_a_later_wave_creates(found):

@@ -1,6 +1,10 @@
 -- JobSet (jobset.x-k8s.io): terminal conditions first, then suspension.
 local hs = {status = "Progressing", message = "JobSet running"}
-if obj.status == nil or obj.status.conditions == nil then
+if obj.status == nil then
+  -- The JobSet controller writes a status on its first reconcile.
+  return {status = "Progressing", message = "Not yet reconciled by the JobSet controller"}
+end
+if obj.status.conditions == nil then
   return hs
 end
 local found = {}

@@ -10,7 +10,8 @@ fine as both need:
 
     state        Argo CD      Flux         e.g.
     healthy      Healthy      Current      a job succeeded, a queue is active
-    running      Progressing  Current      a run accepted and under way (Flux does not wait for it)
+    running      Progressing  Current      a run accepted and under way (Flux does not wait for it;
+                                           a batch Job is the exception: InProgress until done)
     suspended    Suspended    Current      queued by Kueue (suspended until its quota frees)
     suspending   Suspended    InProgress   a RayJob being suspended
     progressing  Progressing  InProgress   not there yet
@@ -23,8 +24,9 @@ differs from `metadata.generation` is InProgress (fluxcd/pkg runtime/cel status_
 
 Built-in kinds follow gitops-engine's pkg/health (health_deployment.go, health_statefulset.go,
 health_daemonset.go, health_job.go, health_pvc.go, health_service.go, health_apiservice.go) and,
-for Flux, kstatus (sigs.k8s.io/cli-utils pkg/kstatus/status core.go: a started Job is Current, a
-CRD is Current once Established and Failed when its names are not accepted). A kind with no check
+for Flux, kstatus (fluxcd/cli-utils pkg/kstatus/status core.go: a CRD is Current once Established
+and Failed when its names are not accepted) and kustomize-controller's own Job reader (a Job is
+Current only when suspended or complete: knowledge/gitops_health.py). A kind with no check
 is healthy once it exists, as both tools count it.
 """
 
@@ -34,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from trainops.knowledge.gitops_health import flux_job_status
 from trainops.model.shape import mapping, mappings
 
 
@@ -72,10 +75,15 @@ FLUX = {
 ARGOCD_ORDER = ["Healthy", "Suspended", "Progressing", "Missing", "Degraded", "Unknown"]
 
 
+NOT_RECONCILED = "Not yet reconciled by {controller}"
+
+
 @dataclass(frozen=True)
 class Health:
     state: State
     message: str = ""
+    # Where Flux reads the kind with a reader of its own rather than from the state (a batch Job).
+    flux_status: str | None = None
 
     @property
     def argocd(self) -> str:
@@ -89,7 +97,7 @@ class Health:
             and status["observedGeneration"] != metadata["generation"]
         ):
             return "InProgress"
-        return FLUX[self.state]
+        return self.flux_status or FLUX[self.state]
 
 
 def _status(obj: dict) -> dict | None:
@@ -191,7 +199,9 @@ def _kueue_queue(obj: dict) -> Health:
 
 def _jobset(obj: dict) -> Health:
     status = _status(obj)
-    if status is None or status.get("conditions") is None:
+    if status is None:  # the JobSet controller writes a status on its first reconcile
+        return Health(State.PROGRESSING, NOT_RECONCILED.format(controller="the JobSet controller"))
+    if status.get("conditions") is None:  # reconciled, never suspended: its Jobs run
         return Health(State.PROGRESSING, "JobSet running")
     found = {
         str(c.get("type")): str(_or(c.get("message"), c.get("type")))
@@ -330,8 +340,14 @@ def _replicated(what: str) -> Callable[[dict], Health]:
 
 def _job(obj: dict) -> Health:
     """health_job.go: Degraded on a Failed condition, else Suspended on a true Suspended one, else
-    Healthy once any of Complete or Suspended is there; until then Progressing, which kstatus
-    counts Current for a started Job."""
+    Healthy once any of Complete or Suspended is there; until then Progressing. Flux reads a Job
+    with its own reader (knowledge/gitops_health.py flux_job_status): a started Job is
+    InProgress until it completes."""
+    health = _job_argocd(obj)
+    return Health(health.state, health.message, flux_job_status(obj)[0])
+
+
+def _job_argocd(obj: dict) -> Health:
     status = mapping(_status(obj))
     failed = complete = suspended = False
     message = ""

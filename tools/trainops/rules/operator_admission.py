@@ -4,7 +4,7 @@ controllers make before they apply anything.
 What it catches: what an operator's validating webhook refuses although the API server's own
 validation accepts it (Kueue, KubeRay, the Training Operator, JobSet, Volcano, the MPI Operator),
 and what a GitOps controller refuses before it builds or applies a layer (Flux's
-kustomize-controller and helm-controller, Argo CD). Each check is a port of the upstream function
+kustomize-controller, helm-controller and source-controller, Argo CD). Each check is a port of the upstream function
 at the pinned tag (trainops/knowledge/admission, one package per operator); `trainops coverage`
 lists them, with what each leaves out.
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.knowledge.admission import checks_for
+from trainops.knowledge.admission.all import checks_for
 from trainops.model.findings import Finding, Severity
 from trainops.model.rendered import Cluster, Rendered
 

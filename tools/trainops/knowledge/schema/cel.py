@@ -362,3 +362,24 @@ def create_rules(schema: object) -> list[tuple[str, str | None]]:
         for value in schema:
             found += create_rules(value)
     return found
+
+
+# CEL's optional syntax (`a.?b`, `a[?0]`, `[?x]`, `{?k: v}`), which cel-go parses once
+# cel.OptionalTypes() is set; the evaluator here reports it as unsupported.
+_OPTIONAL_SYNTAX = "unsupported syntax '"
+
+
+@cache
+def parse_error(source: str) -> str | None:
+    """Why cel-go's parser (cel.Env.Parse: syntax, macros, reserved words; no type check) refuses
+    `source`, in the parser's words, or None when it parses. An expression using the optional
+    syntax is taken as parsed (every Flux environment enables it): this parser cannot tell."""
+    try:
+        _extension().compile(source)
+    except Exception as error:  # noqa: BLE001 - the parser's refusal is the answer
+        text = str(error)
+        if _OPTIONAL_SYNTAX in text:
+            return None
+        found = re.search(r"ERROR: [^\n]*", text)
+        return found.group(0) if found else text.splitlines()[0]
+    return None
