@@ -18,7 +18,7 @@ SOURCES := $(shell find tools/trainops -name '*.py')
 # --ignore-requires-python; where it cannot install, trainops falls back to kubectl/kustomize.
 PYKUSTOMIZE := pykustomize==0.1.4
 
-.PHONY: validate test lint bench conformance lock clean
+.PHONY: validate test lint bench conformance cluster lock clean
 
 validate: $(BYTECODE)
 	$(BIN)/trainops validate
@@ -55,6 +55,13 @@ lint: $(TEST_STAMP)
 conformance: $(TEST_STAMP)
 	$(BIN)/python -m pytest -m apiserver tests/conformance -p no:cacheprovider
 	$(BIN)/python tests/conformance/harness.py report
+
+# A cluster without containers judges the system rules (tests/cluster/cluster_harness.py): the real
+# kube-apiserver, kube-controller-manager, kube-scheduler and Kueue on loopback, built by
+# ../shared/tools (the tests say what is missing). Re-record what they decide with
+# `$(BIN)/python tests/cluster/cluster_harness.py record [ENVIRONMENT...]`.
+cluster: $(TEST_STAMP)
+	TRAINOPS_TEST_CLUSTER=1 $(BIN)/python -m pytest -m cluster tests/cluster -p no:cacheprovider
 
 # Every benchmark runs; the target fails when any misses a target.
 bench: $(TEST_STAMP) $(BYTECODE)

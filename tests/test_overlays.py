@@ -326,9 +326,12 @@ def test_only_volcano_gang_schedules_the_pytorchjob_with_volcano(overlays):
         if env == "volcano":
             assert "--gang-scheduler-name=volcano" in args
             replicas = sum(r["replicas"] for r in job["spec"]["pytorchReplicaSpecs"].values())
-            assert policy == {"minAvailable": replicas, "queue": "bookstore-ml"}
-            queue = only(overlays[(env, "workloads")], "Queue", "bookstore-ml")
+            # Its PodGroup goes to a Volcano queue of its own, bounded by Kueue's quota; the
+            # Volcano Job's queue has a capability for that Job alone.
+            assert policy == {"minAvailable": replicas, "queue": "bookstore-ml-kueue"}
+            queue = only(overlays[(env, "workloads")], "Queue", "bookstore-ml-kueue")
             assert queue["apiVersion"] == "scheduling.volcano.sh/v1beta1"
+            assert "capability" not in queue["spec"]
             role = only(overlays[(env, "operators")], "ClusterRole", "training-operator")
             assert any(
                 "scheduling.volcano.sh" in rule["apiGroups"] and "podgroups" in rule["resources"]

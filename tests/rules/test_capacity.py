@@ -2,7 +2,9 @@
 quota, though kube-system and the operators already request 2.15 of them) and as fixed
 (envs/fixed); a quota that fits the nodes' sum but not their fragments (envs/fragmented); and
 queues of more sets than are placed one by one, whose worst case flags jobs (envs/crowded) or
-clears them (envs/roomy)."""
+clears them (envs/roomy); the volcano environment as shipped, a Volcano Job outside Kueue's quota
+in a Volcano Queue the size of the node beside a quota of all the node has left
+(envs/volcano-found), and as fixed (envs/volcano-fixed)."""
 
 from __future__ import annotations
 
@@ -62,6 +64,37 @@ def test_fragments_a_quota_equal_to_the_nodes_cannot_use(found):
     assert "only 0 of its 1 pods fit" in message
     assert ("fragmented", "ClusterQueue/team-cq") not in found
     assert ("fragmented", "ConfigMap/kueue-controller-config") in found
+
+
+def test_a_volcano_job_outside_the_quota_takes_from_what_kueue_may_admit(found):
+    # The Volcano Job's 1 CPU and 2Gi run beside Kueue's 1800m and 6Gi on a node with 1850m
+    # and 6494Mi left: the quota is more than is left once the Volcano Job runs.
+    quota = found[("volcano-found", "ClusterQueue/bookstore-ml-cq")]
+    assert [path for path, _ in quota] == [
+        "spec.resourceGroups[0].flavors[0].resources[0].nominalQuota",
+        "spec.resourceGroups[0].flavors[0].resources[1].nominalQuota",
+    ]
+    assert quota[0][1] == (
+        "flavor default-flavor has cpu nominal quota 1.8, more than its pools "
+        "(kind-control-plane) have left once the system and operator pods and the jobs outside "
+        "Kueue's quota (Volcano Job bookstore-ml/recommender-train-volcano) run (850m): Kueue admits "
+        "jobs the nodes cannot hold"
+    )
+
+
+def test_a_volcano_queue_the_size_of_the_node_beside_kueues_quota(found):
+    queue = found[("volcano-found", "Queue/bookstore-ml")]
+    assert [path for path, _ in queue] == ["spec.capability.cpu", "spec.capability.memory"]
+    assert queue[0][1] == (
+        "Volcano Queue bookstore-ml runs jobs outside Kueue's quota (Volcano Job "
+        "bookstore-ml/recommender-train-volcano) with capability cpu 4, more than the nodes' "
+        "room beside the system and operator pods less Kueue's nominal quota (cpu 1.8, memory "
+        "6Gi) leaves (50m): Volcano and Kueue together admit what the nodes cannot hold"
+    )
+
+
+def test_volcano_fixed_is_clean(found):
+    assert not [key for key in found if key[0] == "volcano-fixed"]
 
 
 def test_fixed_kind_is_clean(found):

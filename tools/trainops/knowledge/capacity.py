@@ -8,8 +8,16 @@ of jobs Kueue may admit at once, placed pod by pod.
 - Residents, placed before any job: the profile's system pods (the control plane, CoreDNS, the
   CNI: `systemPods`, each cited in trainops.yaml) and the environment's DaemonSets on every node
   they select and tolerate; its Deployments, StatefulSets and ReplicaSets (the operators) and
-  the profile's other system pods, replica by replica, on the first node that holds them. Jobs
-  no Kueue queue admits (a Volcano Job) are not residents: they come and go.
+  the profile's other system pods, replica by replica, on the first node that holds them.
+- Jobs outside Kueue's quota, placed after the residents and before Kueue's room is measured:
+  the jobs no Kueue queue admits run on the same nodes (a Volcano Job: Kueue v0.18.6 has no
+  Volcano integration, pkg/controller/jobs holds none; a Kueue job kind without the queue-name
+  label, which Kueue leaves alone unless manageJobsWithoutQueueName is set,
+  pkg/controller/jobframework/reconciler.go). What Kueue's quota may admit is what is left
+  beside them, and a Volcano Queue those jobs run in may hold up to its `capability` ("upper
+  limit of queue resource usage", Volcano's docs/queue_resource_management.md): that capability
+  is held against what the nodes have left beside the residents once Kueue's nominal quota is
+  taken (VolcanoRoom).
 - Admissions: for each ClusterQueue, every set of its jobs and every flavor Kueue may assign
   each (its nodeLabels and tolerations added to the pods, knowledge/flavors.py) whose gangs
   together stay within the flavors' nominal quota plus what the cohort lends — what Kueue's
@@ -47,7 +55,7 @@ from trainops.knowledge.profiles import NodePool, Profile
 from trainops.model import quantity
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster
-from trainops.model.shape import mapping, mappings, strings
+from trainops.model.shape import mapping, mappings, sequence, strings
 
 # Resident controllers: their replicas run all the time.
 _RESIDENT_KINDS = {("apps", "Deployment"), ("apps", "StatefulSet"), ("apps", "ReplicaSet")}
@@ -168,6 +176,31 @@ class FlavorRoom:
         }
 
 
+@dataclass(frozen=True, eq=False)
+class VolcanoRoom:
+    """A Volcano Queue that jobs outside Kueue's quota run in: its capability (None: none set, so
+    the whole cluster) against what the nodes it may use have left beside the residents, less
+    Kueue's nominal quota of the flavors on them (what Kueue may fill at the same time)."""
+
+    name: str
+    queue: K8sObject | None  # the Queue object (None: not in the environment)
+    capability: dict[str, float] | None
+    left: dict[str, float]
+    quota: dict[str, float]  # Kueue's nominal quota on those pools
+    jobs: tuple[str, ...]  # the jobs outside Kueue that name it
+
+    def over(self) -> dict[str, tuple[float, float]]:
+        """Resource -> (capability, left) where the capability is more than is left (with no
+        capability, every resource is: the queue may take the whole cluster)."""
+        if self.capability is None:
+            return {name: (math.inf, amount) for name, amount in self.left.items()}
+        return {
+            name: (amount, self.left.get(name, 0.0))
+            for name, amount in self.capability.items()
+            if amount > max(self.left.get(name, 0.0), 0.0) + _SLACK
+        }
+
+
 @dataclass
 class PoolRow:
     pool: NodePool
@@ -189,6 +222,7 @@ class Model:
     wait_for_pods_ready: dict | None
     searches: list[Search] = field(default_factory=list)
     bounded: list[Bounded] = field(default_factory=list)
+    volcano: list[VolcanoRoom] = field(default_factory=list)
 
     def failing(self) -> list[Admission]:
         return [a for a in self.admissions if a.short()]
@@ -340,6 +374,108 @@ def _residents(cluster: Cluster, profile: Profile, nodes: list[NodeRun]) -> list
             pools = frozenset(id(p) for p in profile.pools if _selects(template.spec, p))
             owner = f"{obj.kind} {obj.namespace}/{obj.name}"
             found += _placed(owner, nodes, pools, requests, replicas)
+    return found
+
+
+VOLCANO_JOB = ("batch.volcano.sh", "Job")
+OUTSIDE = " (outside Kueue's quota)"  # ends a Resident's owner when it is such a job
+VOLCANO_QUEUE = ("scheduling.volcano.sh", "Queue")
+# A Volcano Job naming no queue is put in `default` (Volcano v1.15.1
+# pkg/webhooks/admission/jobs/mutate/mutate_job.go, patchDefaultQueue).
+_VOLCANO_DEFAULT_QUEUE = "default"
+# GitOps hooks run to completion before or after a sync: they come and go with it.
+_HOOK_ANNOTATIONS = ("argocd.argoproj.io/hook", "helm.sh/hook")
+
+
+def _outside_pod_sets(obj: K8sObject, defined: kueue.Kueue) -> list[tuple[int, dict]] | None:
+    """(pod count, pod spec) of each pod set of a job that runs outside Kueue's quota, or None
+    when obj is no such job: a Volcano Job (every task's replicas), or a job kind Kueue manages
+    with no queue-name label (Kueue does not suspend it). A GitOps hook is none: it runs only
+    during a sync."""
+    annotations = mapping(mapping(obj.doc.get("metadata")).get("annotations"))
+    if any(key in annotations for key in _HOOK_ANNOTATIONS):
+        return None
+    if (obj.group, obj.kind) == VOLCANO_JOB:
+        tasks = sequence(mapping(obj.doc.get("spec")).get("tasks"))
+        found = []
+        for template in templates_of(obj):
+            index = int(template.path.removeprefix("spec.tasks[").partition("]")[0])
+            replicas = mapping(tasks[index]).get("replicas", 1)
+            if isinstance(replicas, int) and not isinstance(replicas, bool) and replicas >= 0:
+                found.append((min(replicas, _MOST_PODS), template.spec))
+        return found
+    if kueue.framework(obj) is None or obj.kind == "RayCluster":
+        return None  # a RayCluster is a resident's kind of its own; not a job
+    labels = mapping(mapping(obj.doc.get("metadata")).get("labels"))
+    if kueue.QUEUE_LABEL in labels or _queue_of(obj, defined) is not None:
+        return None
+    return [
+        (count, spec) for _, count, spec in kueue.named_pod_sets(obj) if 0 <= count <= _MOST_PODS
+    ]
+
+
+def _outside(
+    cluster: Cluster, profile: Profile, nodes: list[NodeRun], defined: kueue.Kueue
+) -> tuple[list[Resident], dict[str, list[tuple[str, frozenset[int]]]]]:
+    """The jobs outside Kueue's quota placed as residents, and by Volcano queue name the jobs
+    in it with the pools (by id) their pods may use."""
+    found: list[Resident] = []
+    queues: dict[str, list[tuple[str, frozenset[int]]]] = {}
+    for obj in cluster.objects():
+        pod_sets = _outside_pod_sets(obj, defined)
+        if pod_sets is None:
+            continue
+        kind = "Volcano Job" if (obj.group, obj.kind) == VOLCANO_JOB else obj.kind
+        owner = f"{kind} {obj.namespace}/{obj.name}{OUTSIDE}"
+        reach: frozenset[int] = frozenset()
+        for count, spec in pod_sets:
+            requests = _requests(spec)
+            if requests is None:
+                continue
+            pools = frozenset(id(p) for p in profile.pools if _selects(spec, p))
+            reach |= pools
+            found += _placed(owner, nodes, pools, requests, count)
+        if (obj.group, obj.kind) == VOLCANO_JOB:
+            name = mapping(obj.doc.get("spec")).get("queue") or _VOLCANO_DEFAULT_QUEUE
+            queues.setdefault(str(name), []).append((f"{kind} {obj.namespace}/{obj.name}", reach))
+    return found, queues
+
+
+def _volcano_rooms(
+    cluster: Cluster,
+    profile: Profile,
+    before: list[NodeRun],
+    rooms: list[FlavorRoom],
+    queues: dict[str, list[tuple[str, frozenset[int]]]],
+) -> list[VolcanoRoom]:
+    defined = {obj.name: obj for obj in cluster.objects() if (obj.group, obj.kind) == VOLCANO_QUEUE}
+    found = []
+    for name, jobs in sorted(queues.items()):
+        reach = frozenset().union(*(pools for _, pools in jobs))
+        names = {pool.name for pool in profile.pools if id(pool) in reach}
+        left: dict[str, float] = {}
+        for node in before:
+            if id(node.pool) in reach:
+                _add(left, node.free, node.count)
+        quota: dict[str, float] = {}
+        for room in rooms:
+            if names & set(room.pools):
+                _add(quota, room.nominal)
+        _add(left, quota, -1.0)
+        queue = defined.get(name)
+        capability: dict[str, float] | None = None
+        if queue is not None:
+            raw = mapping(mapping(queue.doc.get("spec")).get("capability"))
+            if raw:
+                capability = {}
+                for resource, amount in raw.items():
+                    try:
+                        capability[str(resource)] = quantity.parse(amount)
+                    except ValueError:
+                        continue  # api-validation reports an unreadable quantity
+        found.append(
+            VolcanoRoom(name, queue, capability, left, quota, tuple(job for job, _ in jobs))
+        )
     return found
 
 
@@ -755,6 +891,9 @@ def build(cluster: Cluster) -> Model | None:
     nodes = _nodes(profile)
     residents = _residents(cluster, profile, nodes)
     defined = cluster.memo("kueue", kueue.Kueue)
+    before = [NodeRun(run.pool, run.count, dict(run.free)) for run in nodes]
+    outside, volcano_queues = _outside(cluster, profile, nodes, defined)
+    residents += outside
     quota: dict = {}
     jobs = [job for obj in cluster.objects() if (job := _queued(obj, cluster, defined, quota))]
     admissions: list[Admission] = []
@@ -773,6 +912,7 @@ def build(cluster: Cluster) -> Model | None:
             short = {id(job) for admission in placed for job in admission.short()}
             bounded += _bounded(work, nodes, short)
     rooms = _rooms(cluster, profile, nodes, defined)
+    volcano = _volcano_rooms(cluster, profile, before, rooms, volcano_queues)
     rows = []
     for pool in profile.pools:
         allocatable: dict[str, float] = {}
@@ -798,6 +938,7 @@ def build(cluster: Cluster) -> Model | None:
         found[1] if found else None,
         searches,
         bounded,
+        volcano,
     )
 
 

@@ -52,7 +52,22 @@ def environment_ok(model: Model) -> bool:
         all(pool_verdict(model, row)[0] for row in model.pools)
         and not model.failing()
         and not model.bounded
+        and not any(room.over() for room in model.volcano)
     )
+
+
+def _volcano(model: Model) -> list[str]:
+    """A line for each Volcano Queue that jobs outside Kueue's quota run in."""
+    lines = []
+    for room in model.volcano:
+        capability = show(room.capability) if room.capability is not None else "none (unbounded)"
+        over = room.over()
+        lines.append(
+            f"Volcano Queue {room.name} (outside Kueue's quota: {', '.join(room.jobs)}): "
+            f"capability {capability}; left beside Kueue's quota: {show(room.left)}"
+            + (f"; OVER: {', '.join(sorted(over))}" if over else "")
+        )
+    return lines
 
 
 def _summary(model: Model) -> list[str]:
@@ -98,6 +113,7 @@ def _summary(model: Model) -> list[str]:
                     else "every one fits the nodes, pod by pod"
                 )
             )
+    lines += _volcano(model)
     ready = model.wait_for_pods_ready
     if model.kueue_config is not None:
         lines.append(
@@ -189,6 +205,17 @@ def as_json(models: list[Model]) -> list[dict]:
                     ],
                 }
                 for search in model.searches
+            ],
+            # Volcano Queues that jobs outside Kueue's quota run in (None: no capability).
+            "volcanoQueues": [
+                {
+                    "queue": room.name,
+                    "jobs": list(room.jobs),
+                    "capability": room.capability,
+                    "left": room.left,
+                    "fits": not room.over(),
+                }
+                for room in model.volcano
             ],
             "waitForPodsReady": model.wait_for_pods_ready,
         }

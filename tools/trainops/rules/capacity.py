@@ -11,6 +11,12 @@ placed pod by pod):
 - in a queue with more such sets than trainops places one by one (knowledge/capacity.py,
   MOST_SETS beyond each job alone), a job a sound worst case cannot clear: the finding says it
   is that bound, not a placement (it may be pessimistic, never optimistic), and a warning;
+- jobs outside Kueue's quota (a Volcano Job, a job with no queue-name label) are placed on the
+  nodes beside the system and operator pods first, so a quota sized to the whole of what is left
+  is reported as above;
+- a Volcano Queue such jobs run in whose `capability` (none set: the whole cluster) is more than
+  the nodes have left beside the system and operator pods once Kueue's nominal quota is taken:
+  Volcano and Kueue each admit what together the nodes cannot hold;
 - where such a gang can be placed only in part, a Kueue configuration without
   `waitForPodsReady`: the pods that did start, and the quota, are held until the job ends
   (its activeDeadlineSeconds, or never).
@@ -20,7 +26,8 @@ places pods one at a time, so a gang that does not fit starts in part; Kueue rel
 only once the job finishes (v0.18.6 jobframework/reconciler.go and core/workload_controller.go),
 so the queue stalls behind a job that can never run.
 
-How to fix: size the flavor's nominal quota to what `trainops capacity` shows is free; shrink the
+How to fix: size the flavor's nominal quota to what `trainops capacity` shows is free (beside the
+jobs outside it, and the capability of the Volcano Queues they run in); shrink the
 jobs' requests (or move them to a flavor with room); enable `waitForPodsReady` in
 operators/kueue/controller-config.yaml, so that Kueue evicts a gang whose pods are not ready in
 time and requeues it after a backoff.
@@ -109,11 +116,57 @@ def _quota_findings(rendered: Rendered, model: Model, queue: K8sObject) -> Itera
                 queue,
                 f"flavor {room.flavor} has {name} nominal quota {quantity.show(name, nominal)}, "
                 f"more than its pools ({', '.join(room.pools)}) have left once the system and "
-                f"operator pods run ({quantity.show(name, free)}): Kueue admits jobs the nodes "
-                "cannot hold",
+                f"operator pods{_outside_named(model)} run ({quantity.show(name, free)}): Kueue "
+                "admits jobs the nodes cannot hold",
                 room.paths.get(name, "spec.resourceGroups"),
                 f"lower it to at most {quantity.show(name, free)} (`trainops capacity` shows "
                 "the environment), or add nodes to the pools",
+            )
+
+
+def _outside_named(model: Model) -> str:
+    """`` and the jobs outside Kueue's quota (Job x)`` when there are any, for the message."""
+    owners = sorted(
+        {
+            r.owner.removesuffix(capacity.OUTSIDE)
+            for r in model.residents
+            if r.owner.endswith(capacity.OUTSIDE)
+        }
+    )
+    return f" and the jobs outside Kueue's quota ({', '.join(owners)})" if owners else ""
+
+
+def _volcano_findings(rendered: Rendered, model: Model, queue: K8sObject) -> Iterator[Finding]:
+    for room in model.volcano:
+        if room.queue is not queue:
+            continue
+        beside = (
+            f"the nodes' room beside the system and operator pods less Kueue's nominal quota "
+            f"({capacity.show(room.quota)})"
+        )
+        if room.capability is None:
+            yield _finding(
+                rendered,
+                queue,
+                f"Volcano Queue {room.name} runs jobs outside Kueue's quota "
+                f"({', '.join(room.jobs)}) and sets no capability: Volcano may fill the whole "
+                f"cluster with them while Kueue admits its quota ({beside}: "
+                f"{capacity.show(room.left)})",
+                "spec",
+                "set spec.capability to at most what is left (`trainops capacity`)",
+            )
+            continue
+        for name, (amount, left) in sorted(room.over().items()):
+            yield _finding(
+                rendered,
+                queue,
+                f"Volcano Queue {room.name} runs jobs outside Kueue's quota "
+                f"({', '.join(room.jobs)}) with capability {name} {quantity.show(name, amount)}, "
+                f"more than {beside} leaves ({quantity.show(name, max(left, 0.0))}): Volcano "
+                "and Kueue together admit what the nodes cannot hold",
+                f"spec.capability.{name}",
+                f"lower it to at most {quantity.show(name, max(left, 0.0))}, or lower Kueue's "
+                "quota beside it",
             )
 
 
@@ -148,6 +201,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     short = {id(job.obj): job for job in model.jobs if id(job) in failing}
     bounded = {id(bound.job.obj): bound for bound in model.bounded}
     queues = {id(room.queue) for room in model.rooms}
+    volcano = {id(room.queue) for room in model.volcano if room.queue is not None}
     for obj in rendered.objects:
         if id(obj) in short:
             job = short[id(obj)]
@@ -156,5 +210,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
             yield from _bounded_findings(rendered, model, bounded[id(obj)])
         elif id(obj) in queues:
             yield from _quota_findings(rendered, model, obj)
+        elif id(obj) in volcano:
+            yield from _volcano_findings(rendered, model, obj)
         elif obj is model.kueue_config:
             yield from _readiness_findings(rendered, model, obj)
