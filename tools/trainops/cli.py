@@ -11,6 +11,7 @@ import sys
 
 from trainops import __version__
 from trainops.commands import (
+    adopt,
     build,
     capacity,
     diff,
@@ -52,6 +53,7 @@ def parser() -> argparse.ArgumentParser:
         schemas,
         pins,
         capacity,
+        adopt,
         rules,
         version,
     ):

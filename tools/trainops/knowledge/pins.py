@@ -253,3 +253,22 @@ def problem(pin: Pin) -> str | None:
     if not version.startswith("sha256:") and version in FLOATING_TAGS:
         return f"image {name}:{version} uses a floating tag"
     return None
+
+
+def image_sites(rendered: Rendered) -> list[tuple[Pin, str, int | None, str | None]]:
+    """(pin, file, line, JSON path) of every container image of a root, placed where a user
+    changes it: at the overlay's `images:` entry that sets it when there is one (no JSON path
+    then), else at the container's `image:` line."""
+    entries = (
+        {e.what: e for e in image_entries(rendered.path)}
+        if rendered.path is not None and rendered.path.is_dir()
+        else {}
+    )
+    sites = []
+    for pin in image_pins(rendered):
+        entry = entries.get(pin.what)
+        if entry is not None:
+            sites.append((pin, entry.file, entry.line, None))
+        else:
+            sites.append((pin, pin.file, pin.line, pin.path))
+    return sites
