@@ -149,22 +149,26 @@ def _registry_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding
     cloud = profile is not None and profile.cloud in _CLOUDS
     if registry is None and not cloud:
         return
-    seen = set()
-    for pin, file, line, path in pins.image_sites(rendered):
-        image = pin.what
+
+    def problem_of(image: str) -> str | None:
         host = provenance.image_host(image)
-        problem = None
         if host is not None and reserved(host):
-            problem = (
+            return (
                 f"image {image} is at {host}, a name reserved so that it never resolves: the "
                 "pods sit in ImagePullBackOff while Kueue holds their quota"
             )
-        elif registry is None and host is None and profiles.image_traits(cluster, image):
-            problem = (
+        if registry is None and host is None and profiles.image_traits(cluster, image):
+            return (
                 f"image {image} names no registry, so the {profile.name if profile else ''} "
                 "cluster pulls it from Docker Hub, and trainops.yaml declares none for this "
                 "environment"
             )
+        return None
+
+    seen = set()
+    sites = pins.image_sites(rendered, keep=lambda pin: problem_of(pin.what) is not None)
+    for pin, file, line, path in sites:
+        problem = problem_of(pin.what)
         if problem is None or (file, line, problem) in seen:
             continue
         seen.add((file, line, problem))

@@ -167,20 +167,27 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                     "point it at provenance.repository (`trainops adopt` re-points them all)",
                 )
     registry = profiles.registry_of(cluster)
+
+    def problem_of(pin: pins.Pin) -> str | None:
+        if registry is None:
+            return None
+        traits = profiles.image_traits(cluster, pin.what)
+        name = traits.name if traits else None
+        return _image_problem(pin.what, pin.version, registry, name, cluster)
+
+    def wanted(pin: pins.Pin) -> bool:
+        return bool(provenance.placeholder_in_image(pin.what)) or problem_of(pin) is not None
+
     seen = set()
-    for pin, file, line, path in pins.image_sites(rendered):
-        obj = next((o for o in rendered.objects if o.ref == pin.object_ref), None)
+    by_ref = {o.ref: o for o in rendered.objects}
+    for pin, file, line, path in pins.image_sites(rendered, keep=wanted):
+        obj = by_ref.get(pin.object_ref)
         why = provenance.placeholder_in_image(pin.what)
         if why and (file, line) not in seen:
             seen.add((file, line))
             where = f"{obj.kind} {obj.name}" if obj else "a pod"
             placeholders.append((obj, f"image {pin.what} ({where})", why, file, line, path))
-        if registry is None:
-            continue
-        traits = profiles.image_traits(cluster, pin.what)
-        problem = _image_problem(
-            pin.what, pin.version, registry, traits.name if traits else None, cluster
-        )
+        problem = problem_of(pin)
         if problem is not None and (file, line, problem) not in seen:
             seen.add((file, line, problem))
             yield _finding(
