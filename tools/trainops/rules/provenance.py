@@ -181,7 +181,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     seen = set()
     by_ref = {o.ref: o for o in rendered.objects}
     for pin, file, line, path in pins.image_sites(rendered, keep=wanted):
-        obj = by_ref.get(pin.object_ref)
+        obj = by_ref.get(pin.object_ref) if pin.object_ref else None
         why = provenance.placeholder_in_image(pin.what)
         if why and (file, line) not in seen:
             seen.add((file, line))
