@@ -15,10 +15,11 @@ What it catches:
   Images from elsewhere are upstream releases: the pinned rule holds them to a tag or digest;
 - a placeholder owner (knowledge/provenance.py defines it: a reserved host such as example.com,
   or an owner such as `example` in github.com/example/… or ghcr.io/example) in any of those, once
-  a root, naming every place. In an environment on a real cloud (a profile whose `cloud` is not
-  kind, or a GitOps entry point not tied to a kind environment) it is an error unless
-  `provenance.placeholder: true` acknowledges it; acknowledged, or in a kind environment, it is
-  a warning.
+  a root of an environment, naming every place. A root belongs to the environment whose folder
+  holds it, or whose folder's name is a folder of its path (the GitOps entry points
+  gitops/argocd/<env>/…, gitops/flux/<env>). In an environment on a real cloud (a profile whose
+  `cloud` is not kind) it is an error unless `provenance.placeholder: true` acknowledges it;
+  acknowledged, or in a kind environment, it is a warning.
 
 Why it matters: as shipped, a placeholder owner means Argo CD and Flux fetch a repository
 nobody owns, and the training pods sit in ImagePullBackOff (GitHub's container registry serves
@@ -200,7 +201,7 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                 file=file,
                 line=line,
             )
-    if placeholders:
+    if placeholders and environment is not None:
         yield _placeholder_finding(rendered, placeholders, environment, cloud, declared)
 
 
@@ -211,10 +212,7 @@ def _placeholder_finding(rendered, placeholders, environment, cloud, declared) -
     obj, _, _, file, line, path = placeholders[0]
     reasons = "; ".join(dict.fromkeys(reason for _, _, reason, *_ in placeholders))
     places = ", ".join(what for _, what, *_ in placeholders)
-    if environment is None:
-        context = "this GitOps entry point (of no kind environment)"
-    else:
-        context = f"environment {environment} (a {cloud or 'profile-less'} cluster)"
+    context = f"environment {environment} (a {cloud or 'profile-less'} cluster)"
     if acknowledged:
         said = (
             "trainops.yaml acknowledges it (provenance.placeholder: true): a warning until a "
