@@ -69,8 +69,14 @@ def repository(tmp_path_factory) -> Path:
 
 
 def _findings(done: subprocess.CompletedProcess) -> list[dict]:
+    """The findings of a run, less the repository's standing warnings: the placeholder owner
+    trainops.yaml acknowledges (provenance.placeholder) until `trainops adopt`."""
     assert done.returncode in (0, 1), done.stdout + done.stderr
-    return json.loads(done.stdout)
+    return [
+        f
+        for f in json.loads(done.stdout)
+        if (f["rule"], f["severity"]) != ("provenance", "warning")
+    ]
 
 
 @pytest.mark.parametrize("edit", sorted(EDITS))
