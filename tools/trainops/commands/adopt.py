@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
 import re
 import sys
 from pathlib import Path
@@ -90,13 +91,15 @@ def _checked_registry(registry: str) -> str:
 
 
 def _files(top: Path) -> list[Path]:
-    """The repository's YAML files, tools' and readers' folders aside."""
+    """The repository's YAML files, tools' and readers' folders (and links) aside."""
     found = []
-    for path in sorted([*top.rglob("*.yaml"), *top.rglob("*.yml")]):
-        parts = path.relative_to(top).parts
-        if path.is_file() and not path.is_symlink() and not _LEFT_ALONE & set(parts[:-1]):
-            found.append(path)
-    return found
+    for folder, subfolders, names in os.walk(top):
+        subfolders[:] = sorted(d for d in subfolders if d not in _LEFT_ALONE)
+        for name in names:
+            path = Path(folder) / name
+            if name.endswith((".yaml", ".yml")) and path.is_file() and not path.is_symlink():
+                found.append(path)
+    return sorted(found)
 
 
 def _replacer(old_url: str, new_url: str, old_registry: str, new_registry: str):
