@@ -95,7 +95,7 @@ def test_a_file_changed_while_fix_ran_is_not_overwritten(tmp_path):
     # As found: the edit made between reading and writing was lost.
     file = tmp_path / "queues.yaml"
     file.write_text(QUEUE)
-    original = fix._Original.read(str(file))
+    original = fix.Original.read(str(file))
     file.write_text(QUEUE + "# an edit made meanwhile\n")
     with pytest.raises(CannotRun, match="changed while `trainops fix` ran"):
         fix._write(original, NOTE + QUEUE)

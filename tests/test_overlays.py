@@ -197,8 +197,11 @@ def test_cloud_checkpoints_on_rwx_and_an_elastic_pytorchjob(overlays, env):
         "--checkpoint-dir=/workspace/model/checkpoints/pytorchjob"
         in worker["containers"][0]["args"]
     )
-    # Every image from the registry trainops.yaml declares for the environment.
-    registry = load_config(REPO / "trainops.yaml", RULES).registries[f"overlays/{env}"]
+    # Every image from the registry trainops.yaml declares (provenance.registry).
+    config = load_config(REPO / "trainops.yaml", RULES)
+    assert config is not None and config.provenance is not None
+    assert f"overlays/{env}" not in config.registries  # named once, in provenance
+    registry = config.provenance.registry
     for job in training_jobs(overlays, env):
         for _, template in pod_templates(job):
             for container in template["spec"]["containers"]:

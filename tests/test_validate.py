@@ -14,11 +14,18 @@ CONFIGMAP = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n"
 def test_the_repository_is_clean(mirror):
     """Every root, every rule: among them every shipped pod template at its namespace's pinned
     Pod Security level, with the containers the operators inject."""
-    done = run_trainops("validate")
+    done = run_trainops("validate", "--format", "json")
     assert done.returncode == 0, done.stdout + done.stderr
-    *_, verdict, judged = done.stdout.splitlines()
-    assert "clean" in verdict and "object(s) fully judged" in judged
-    assert "root(s)" in done.stdout
+    # Reported: the placeholder owner `example`, which trainops.yaml acknowledges
+    # (provenance.placeholder) until `trainops adopt` names a real one, and notes of the kinds
+    # whose API-server validation is not modelled.
+    found = [f for f in json.loads(done.stdout) if f["severity"] != "note"]
+    assert found and all(
+        (f["rule"], f["severity"]) == ("provenance", "warning")
+        and "acknowledges it (provenance.placeholder: true)" in f["message"]
+        for f in found
+    ), found
+    assert "object(s) fully judged" in done.stderr
 
 
 def test_json_lists_findings_with_their_fields(tmp_path):

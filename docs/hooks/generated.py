@@ -271,6 +271,15 @@ def environments_table() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _enforcement(facts: dict) -> str:
+    """What enforces the profile's NetworkPolicies (network-policy-enforced), as a sentence."""
+    engine = facts.get("networkPolicy")
+    if not engine:
+        return "NetworkPolicies: nothing declared to enforce them."
+    setup = f" ({engine['setup']})" if engine.get("setup") else ""
+    return f"NetworkPolicies enforced by [{engine['enforcedBy']}]({engine['source']}){setup}."
+
+
 def profiles_table() -> str:
     settings = config()
     used: dict[str, list[str]] = {}
@@ -282,7 +291,7 @@ def profiles_table() -> str:
         lines += [
             f"### Profile `{profile}` {{#profile-{profile}}}",
             "",
-            f"Cloud `{facts.get('cloud', profile)}`, used by {users}.",
+            f"Cloud `{facts.get('cloud', profile)}`, used by {users}. {_enforcement(facts)}",
             "",
             "| node pool | allocatable (one node) | capacity | at most | spot | taints |",
             "|---|---|---|---|---|---|",

@@ -110,6 +110,8 @@ def test_reserved_names(host, is_reserved):
 
 
 def test_an_own_image_from_another_registry_and_a_reserved_declared_one(tmp_path):
+    """The image at a reserved name is this rule's; an own image from another registry, and the
+    reserved name as a placeholder owner, the provenance rule's."""
     job = (
         "apiVersion: batch/v1\nkind: Job\nmetadata: {{name: train, namespace: ns}}\nspec:\n"
         "  template:\n    spec:\n      restartPolicy: Never\n"
@@ -130,11 +132,16 @@ def test_an_own_image_from_another_registry_and_a_reserved_declared_one(tmp_path
             "envs/declared/w.yaml": job.format(image="registry.example.com/team/bookstore/train:1"),
         },
     )
-    done = run_trainops("validate", "--select", RULE, cwd=tmp_path)
+    done = run_trainops("validate", "--select", f"{RULE},provenance", cwd=tmp_path)
     assert done.returncode == 1, done.stderr
     assert (
+        "[provenance] Job/ns/train at spec.template.spec.containers[0].image: "
         "image docker.io/someone/bookstore/train is one of the repository's own "
         "(bookstore/train), yet not from ghcr.io/team, the registry trainops.yaml declares for "
         "this environment"
     ) in done.stdout
     assert "is at registry.example.com, a name reserved so that it never resolves" in done.stdout
+    assert (
+        "names a placeholder owner in 1 place (image registry.example.com/team/bookstore/train "
+        "(Job train)): registry.example.com is a name reserved so that it never resolves"
+    ) in done.stdout

@@ -11,6 +11,7 @@ import sys
 
 from trainops import __version__
 from trainops.commands import (
+    adopt,
     build,
     capacity,
     coverage,
@@ -54,6 +55,7 @@ def parser() -> argparse.ArgumentParser:
         pins,
         capacity,
         coverage,
+        adopt,
         rules,
         version,
     ):

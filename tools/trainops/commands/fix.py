@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import os
-import stat
 import sys
-import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from trainops.check.validate import (
@@ -18,12 +14,14 @@ from trainops.check.validate import (
     load_with_crd_roots,
     roots_in_context,
 )
+from trainops.commands import rewrite
 from trainops.commands.options import (
     add_config_option,
     add_mirror_option,
     default_roots,
     renderer_from,
 )
+from trainops.commands.rewrite import Original
 from trainops.model import headers
 from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS, load_config
 from trainops.model.errors import CannotRun
@@ -61,83 +59,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-_BOM = b"\xef\xbb\xbf"
+def _refusal(original: Original, top: Path) -> str | None:
+    return rewrite.refusal(original, top, "fix", "rewrite its note")
 
 
-@dataclass(frozen=True)
-class _Original:
-    """A file as `fix` read it: its bytes, its line ending, and what identifies that version."""
-
-    path: Path
-    data: bytes
-    newline: str
-    stamp: tuple[int, int, int]  # inode, size, modification time (ns)
-
-    @classmethod
-    def read(cls, file: str) -> _Original:
-        path = Path(file)
-        try:
-            data = path.read_bytes()
-            status = path.stat()
-        except OSError as error:
-            raise CannotRun(f"{file}: cannot read: {error.strerror or error}") from None
-        # A file written with CRLF throughout is kept so; a mixed one keeps its bytes as they are.
-        lines = data.count(b"\n")
-        newline = "\r\n" if lines and data.count(b"\r\n") == lines else "\n"
-        return cls(path, data, newline, (status.st_ino, status.st_size, status.st_mtime_ns))
-
-    @property
-    def bom(self) -> bytes:
-        """The byte-order mark the file opens with: kept there, before the note."""
-        return _BOM if self.data.startswith(_BOM) else b""
-
-    @property
-    def text(self) -> str:
-        text = self.data[len(self.bom) :].decode("utf-8", errors="surrogateescape")
-        return text.replace("\r\n", "\n") if self.newline == "\r\n" else text
-
-    def encode(self, text: str) -> bytes:
-        if self.newline == "\r\n":
-            text = text.replace("\n", "\r\n")
-        return self.bom + text.encode("utf-8", errors="surrogateescape")
-
-
-def _refusal(original: _Original, top: Path) -> str | None:
-    """Why `fix` must not rewrite this file, or None."""
-    target = original.path.resolve()
-    if not target.is_relative_to(top):
-        return f"outside the repository ({top}); `fix` rewrites only files in it"
-    status = target.stat()
-    if not status.st_mode & 0o222 or not os.access(target, os.W_OK):
-        return "read-only; make it writable to let `fix` rewrite its note"
-    return None
-
-
-def _write(original: _Original, text: str) -> None:
-    """Replace the file atomically, keeping its mode and owner; refuse if it changed meanwhile."""
-    target = original.path.resolve()  # through a symbolic link, not over it
-    status = target.stat()
-    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-    try:
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(original.encode(text))
-        os.chmod(temporary, stat.S_IMODE(status.st_mode))
-        if (status.st_uid, status.st_gid) != (os.getuid(), os.getgid()):
-            os.chown(temporary, status.st_uid, status.st_gid)
-        now = target.stat()
-        if (now.st_ino, now.st_size, now.st_mtime_ns) != original.stamp or (
-            target.read_bytes() != original.data
-        ):
-            raise CannotRun(
-                f"{original.path}: changed while `trainops fix` ran; nothing written to it, "
-                "run `trainops fix` again"
-            )
-        os.replace(temporary, target)
-    except OSError as error:
-        raise CannotRun(f"{original.path}: cannot write: {error.strerror or error}") from None
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+def _write(original: Original, text: str) -> None:
+    rewrite.write(original, text, "fix")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -176,9 +103,9 @@ def run(args: argparse.Namespace) -> int:
     )
     top = config.folder if config else Path.cwd().resolve()
     # (the file, its text with the right note, what was wrong, why fix must not write it)
-    changes: list[tuple[_Original, str, list[str], str | None]] = []
+    changes: list[tuple[Original, str, list[str], str | None]] = []
     for file in files:
-        original = _Original.read(file)
+        original = Original.read(file)
         text = original.text
         wanted, issues = problems(text, file, catalog)
         if not issues:

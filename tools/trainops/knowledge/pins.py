@@ -6,7 +6,7 @@ Shared by the `pinned` rule (which judges them) and `trainops pins` (which lists
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -155,10 +155,12 @@ def _image_line(lines: list[str], start: int | None, image: str) -> int | None:
     return start
 
 
-def image_pins(rendered: Rendered, failing_only: bool = False) -> list[Pin]:
+def image_pins(
+    rendered: Rendered, failing_only: bool = False, keep: Callable[[Pin], bool] | None = None
+) -> list[Pin]:
     """The image of every container, at its `image:` line. `failing_only` keeps only the pins
-    `problem` refuses, and reads source files for those alone (a folder of 10,000 manifests is
-    not held in memory as lines to place pins that pass)."""
+    `problem` refuses, `keep` only those it holds for, and source files are read for those alone
+    (a folder of 10,000 manifests is not held in memory as lines to place pins that pass)."""
     found = []
     sources: dict[str, list[str]] = {}
     for obj in rendered.objects:
@@ -179,6 +181,8 @@ def image_pins(rendered: Rendered, failing_only: bool = False) -> list[Pin]:
                         obj.ref,
                     )
                     if failing_only and problem(pin) is None:
+                        continue
+                    if keep is not None and not keep(pin):
                         continue
                     if obj.file not in sources:
                         try:
@@ -253,3 +257,25 @@ def problem(pin: Pin) -> str | None:
     if not version.startswith("sha256:") and version in FLOATING_TAGS:
         return f"image {name}:{version} uses a floating tag"
     return None
+
+
+def image_sites(
+    rendered: Rendered, keep: Callable[[Pin], bool] | None = None
+) -> list[tuple[Pin, str, int | None, str | None]]:
+    """(pin, file, line, JSON path) of the container images of a root (those `keep` holds for,
+    when given), placed where a user changes them: at the overlay's `images:` entry that sets one
+    when there is one (no JSON path then), else at the container's `image:` line."""
+    kept = image_pins(rendered, keep=keep)
+    entries = (
+        {e.what: e for e in image_entries(rendered.path)}
+        if kept and rendered.path is not None and rendered.path.is_dir()
+        else {}
+    )
+    sites = []
+    for pin in kept:
+        entry = entries.get(pin.what)
+        if entry is not None:
+            sites.append((pin, entry.file, entry.line, None))
+        else:
+            sites.append((pin, pin.file, pin.line, pin.path))
+    return sites

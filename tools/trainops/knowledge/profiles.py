@@ -61,6 +61,19 @@ class SystemPod:
 
 
 @dataclass(frozen=True)
+class NetworkPolicyEngine:
+    """What enforces NetworkPolicies in a profile's cluster (trainops.yaml `networkPolicy`)."""
+
+    enforced_by: str
+    source: str
+    setup: str | None = None
+
+    @property
+    def enforces(self) -> bool:
+        return self.enforced_by.strip().lower() != "none"
+
+
+@dataclass(frozen=True)
 class Profile:
     name: str
     cloud: str
@@ -68,6 +81,7 @@ class Profile:
     pools: list[NodePool]
     addons: frozenset[str] = field(default_factory=frozenset)
     system_pods: tuple[SystemPod, ...] = ()
+    network_policy: NetworkPolicyEngine | None = None
 
     @property
     def default_class(self) -> StorageClass | None:
@@ -106,7 +120,18 @@ def profile_from(name: str, data: dict) -> Profile:
         )
         for entry in data.get("systemPods") or []
     )
-    return Profile(name, data["cloud"], classes, pools, frozenset(data.get("addons") or []), system)
+    engine = data.get("networkPolicy")
+    return Profile(
+        name,
+        data["cloud"],
+        classes,
+        pools,
+        frozenset(data.get("addons") or []),
+        system,
+        NetworkPolicyEngine(engine["enforcedBy"], engine["source"], engine.get("setup"))
+        if engine
+        else None,
+    )
 
 
 def _allocatable(profile: str, cloud: str, pool: dict) -> dict[str, float]:
@@ -156,11 +181,20 @@ def profile_of(cluster: Cluster) -> Profile | None:
 
 
 def registry_of(cluster: Cluster) -> str | None:
-    """The registry trainops.yaml says this environment pulls its own images from (None: none
-    declared, as for kind, whose images are loaded into the node)."""
+    """The registry trainops.yaml says this environment pulls its own images from: its own entry's
+    `registry`, else, on a cloud profile, `provenance.registry` (None: none, as for kind, whose
+    images are loaded into the node)."""
     registries: dict[str, str] = getattr(cluster.config, "registries", None) or {}
     where = environment_folder(cluster)
-    return registries.get(where) if where is not None else None
+    if where is None:
+        return None
+    if where in registries:
+        return registries[where]
+    provenance = getattr(cluster.config, "provenance", None)
+    profile = profile_of(cluster)
+    if provenance is not None and profile is not None and profile.cloud != "kind":
+        return provenance.registry
+    return None
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,16 @@ class RuleSettings:
 
 
 @dataclass(frozen=True)
+class Provenance:
+    """trainops.yaml `provenance`: the one place naming the repository's Git URL and the registry
+    of its own images; `placeholder` acknowledges that both still name a placeholder owner."""
+
+    repository: str
+    registry: str
+    placeholder: bool = False
+
+
+@dataclass(frozen=True)
 class Config:
     folder: Path
     roots: list[str] | None = None  # None: not given, so every kustomization no other includes
@@ -68,6 +78,8 @@ class Config:
     # The registry each environment meant for a real cluster pulls its own images from, by the
     # environment's folder (an environment written as {profile, registry}).
     registries: dict[str, str] = field(default_factory=dict)
+    # Where the repository and its own images live (`provenance:`); None when not declared.
+    provenance: Provenance | None = None
 
     def expand(self, patterns: list[str], what: str) -> list[Path]:
         """The files and folders `patterns` (globs relative to the config's folder) match."""
@@ -246,4 +258,11 @@ def load_config(path: Path | None, known_rules: Collection[str]) -> Config | Non
         profiles=data.get("profiles", {}),
         images=data.get("images", {}),
         registries=registries,
+        provenance=Provenance(
+            data["provenance"]["repository"],
+            data["provenance"]["registry"],
+            bool(data["provenance"].get("placeholder", False)),
+        )
+        if "provenance" in data
+        else None,
     )

@@ -82,3 +82,21 @@ def on_object(
 ) -> Finding:
     """A finding filed at `obj`'s source file and line, in `root`."""
     return Finding(rule, severity, message, root, obj.file, obj.line, obj.ref, path, hint)
+
+
+def placed(
+    rule: str,
+    severity: Severity,
+    root: str,
+    obj: K8sObject | None,
+    message: str,
+    path: str | None,
+    hint: str | None,
+    file: str | None = None,
+    line: int | None = None,
+) -> Finding:
+    """A finding about `obj` filed at `file`:`line` when given (where a user changes what it
+    says, e.g. an overlay's `images:` entry), else at the object's own file and line."""
+    if file is None and obj is not None:
+        file, line = obj.file, obj.line
+    return Finding(rule, severity, message, root, file, line, obj.ref if obj else None, path, hint)

@@ -17,12 +17,12 @@ What it catches:
     Master does, or with `elasticPolicy` when any Worker does
     (pkg/controller.v1/pytorch/pytorchjob_controller.go, UpdateJobStatus): replicas still running
     then keep their nodes with no quota behind them;
-- in an environment that declares the registry of its own images (trainops.yaml `environments:
-  {<folder>: {profile, registry}}`), an image at a reserved name no cluster resolves (RFC 2606
-  and RFC 6761: `example`, `example.com`/`.net`/`.org`, `.test`, `.invalid`, `.localhost`,
-  `localhost`) or one of the repository's own images (trainops.yaml `images`) from anywhere but
-  that registry; in an environment on a cloud profile that declares none, an own image with no
-  registry at all (Docker Hub);
+- in an environment that pulls the repository's own images from a registry (trainops.yaml
+  `provenance.registry`, or the environment's own `registry`), an image at a reserved name no
+  cluster resolves (RFC 2606 and RFC 6761: `example`, `example.com`/`.net`/`.org`, `.test`,
+  `.invalid`, `.localhost`, `localhost`); in an environment on a cloud profile that declares
+  none, an own image with no registry at all (Docker Hub). Whether an own image comes from the
+  declared registry, and is one the image workflow publishes, is the provenance rule's;
 - a GPU pod running several NCCL ranks (a PyTorchJob's `nprocPerNode`, torchrun's
   `--nproc-per-node`) without a memory-backed `/dev/shm` of at least 1 GiB — NCCL keeps its
   intra-node buffers there, and the container runtime gives a pod 64 MiB (containerd's CRI
@@ -47,10 +47,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from trainops.knowledge import kueue, pins, profiles
+from trainops.knowledge import kueue, pins, profiles, provenance
 from trainops.knowledge.pod_templates import PodTemplate, gpus, templates_of
+from trainops.knowledge.provenance import reserved
 from trainops.model import quantity
-from trainops.model.findings import Finding, Severity
+from trainops.model.findings import Finding, Severity, placed
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster, Rendered
 from trainops.model.shape import indexed_mappings, mapping, mappings, strings
@@ -63,26 +64,14 @@ SUMMARY = (
 )
 
 SHM_NEEDED = 2.0**30  # NCCL's guide: --shm-size=1g
-_RESERVED_TLDS = ("example", "test", "invalid", "localhost")
-_RESERVED_DOMAINS = ("example.com", "example.net", "example.org")
 _NPROC = re.compile(r"--nproc[-_]per[-_]node(?:=|\s+)(\d+)$")
 _CLOUDS = {"gke", "eks", "aks"}
 
 
 def _finding(
     rendered: Rendered, obj: K8sObject | None, message: str, path, hint: str, file=None, line=None
-):
-    return Finding(
-        ID,
-        SEVERITY,
-        message,
-        rendered.root,
-        file if file is not None else (obj.file if obj else None),
-        line if file is not None else (obj.line if obj else None),
-        obj.ref if obj else None,
-        path,
-        hint,
-    )
+) -> Finding:
+    return placed(ID, SEVERITY, rendered.root, obj, message, path, hint, file, line)
 
 
 def _kueue_managed(obj: K8sObject, cluster: Cluster) -> bool:
@@ -154,67 +143,33 @@ def _kubeflow_findings(rendered: Rendered, obj: K8sObject) -> Iterator[Finding]:
 # ------------------------------------------------------------------ registries
 
 
-def _host(image: str) -> str | None:
-    """The registry host of an image reference (None: Docker Hub, no host written)."""
-    first, slash, _ = image.partition("/")
-    if slash and ("." in first or ":" in first or first == "localhost"):
-        return first.split(":", 1)[0].lower()
-    return None
-
-
-def reserved(host: str) -> bool:
-    """A name reserved so that it never resolves in public DNS (RFC 2606, RFC 6761)."""
-    host = host.rstrip(".").lower()
-    return (
-        host == "localhost"
-        or host.rsplit(".", 1)[-1] in _RESERVED_TLDS
-        or any(host == d or host.endswith("." + d) for d in _RESERVED_DOMAINS)
-    )
-
-
 def _registry_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     profile = profiles.profile_of(cluster)
     registry = profiles.registry_of(cluster)
     cloud = profile is not None and profile.cloud in _CLOUDS
     if registry is None and not cloud:
         return
-    entries = (
-        {e.what: e for e in pins.image_entries(rendered.path)}
-        if rendered.path is not None and rendered.path.is_dir()
-        else {}
-    )
-    seen = set()
-    for pin in pins.image_pins(rendered):
-        image = pin.what
-        host = _host(image)
-        own = profiles.image_traits(cluster, image)
-        problem = None
+
+    def problem_of(image: str) -> str | None:
+        host = provenance.image_host(image)
         if host is not None and reserved(host):
-            problem = (
+            return (
                 f"image {image} is at {host}, a name reserved so that it never resolves: the "
                 "pods sit in ImagePullBackOff while Kueue holds their quota"
             )
-        elif own is not None and registry is not None and not image.startswith(registry + "/"):
-            problem = (
-                f"image {image} is one of the repository's own ({own.name}), yet not from "
-                f"{registry}, the registry trainops.yaml declares for this environment"
-            )
-        elif own is not None and registry is not None and reserved(_host(registry + "/x") or ""):
-            problem = (
-                f"the registry trainops.yaml declares for this environment, {registry}, is a "
-                "reserved name that never resolves"
-            )
-        elif own is not None and registry is None and host is None:
-            problem = (
+        if registry is None and host is None and profiles.image_traits(cluster, image):
+            return (
                 f"image {image} names no registry, so the {profile.name if profile else ''} "
                 "cluster pulls it from Docker Hub, and trainops.yaml declares none for this "
                 "environment"
             )
-        if problem is None:
-            continue
-        entry = entries.get(image)
-        file, line = (entry.file, entry.line) if entry else (pin.file, pin.line)
-        if (file, line, problem) in seen:
+        return None
+
+    seen = set()
+    sites = pins.image_sites(rendered, keep=lambda pin: problem_of(pin.what) is not None)
+    for pin, file, line, path in sites:
+        problem = problem_of(pin.what)
+        if problem is None or (file, line, problem) in seen:
             continue
         seen.add((file, line, problem))
         obj = next((o for o in rendered.objects if o.ref == pin.object_ref), None)
@@ -222,9 +177,9 @@ def _registry_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding
             rendered,
             obj,
             problem,
-            None if entry else pin.path,
-            "declare the environment's registry in trainops.yaml (environments: {folder: "
-            "{profile, registry}}) and set the overlay's images: newName from it",
+            path,
+            "declare the registry in trainops.yaml (provenance.registry) and set the overlay's "
+            "images: newName from it (`trainops adopt` does both)",
             file=file,
             line=line,
         )
