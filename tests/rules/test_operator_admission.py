@@ -5,3 +5,28 @@ RULE = "operator-admission"
 
 def test_good(findings_of):
     assert findings_of(RULE, "good.yaml") == []
+
+
+def _refusals(findings_of, fixture):
+    return sorted((f.path, f.message) for f in findings_of(RULE, fixture))
+
+
+def test_kueue(findings_of):
+    found = _refusals(findings_of, "bad-kueue.yaml")
+    assert [path for path, _ in found] == [
+        "metadata.labels[kueue.x-k8s.io/queue-name]",
+        "spec.nodeTaints[1]",
+        "spec.resourceGroups[0].flavors[0].resources[0].lendingLimit",
+        "spec.shutdownAfterJobFinishes",
+    ]
+    messages = dict(found)
+    assert messages["spec.resourceGroups[0].flavors[0].resources[0].lendingLimit"] == (
+        'Invalid value: "4": must be nil when cohort is empty '
+        "(Kueue v0.18.6's admission webhook refuses it: pkg/webhooks/clusterqueue_webhook.go "
+        "ValidateClusterQueue, Kueue v0.18.6)"
+    )
+    assert "taints must be unique by key and effect pair" in messages["spec.nodeTaints[1]"]
+    assert (
+        "a lowercase RFC 1123 subdomain" in messages["metadata.labels[kueue.x-k8s.io/queue-name]"]
+    )
+    assert "should delete the cluster after finishing" in messages["spec.shutdownAfterJobFinishes"]

@@ -37,3 +37,8 @@ CHECKS: list[AdmissionCheck] = []
 
 def checks_for(group: str, kind: str) -> list[AdmissionCheck]:
     return [c for c in CHECKS if (group, kind) in c.kinds]
+
+
+# Each operator's package appends its ports to CHECKS when imported; imported last, once the
+# registry above exists.
+from trainops.knowledge.admission import kueue  # noqa: E402, F401
