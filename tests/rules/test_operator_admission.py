@@ -30,3 +30,19 @@ def test_kueue(findings_of):
         "a lowercase RFC 1123 subdomain" in messages["metadata.labels[kueue.x-k8s.io/queue-name]"]
     )
     assert "should delete the cluster after finishing" in messages["spec.shutdownAfterJobFinishes"]
+
+
+def test_training_operator(findings_of):
+    assert _refusals(findings_of, "bad-training-operator.yaml") == [
+        (
+            "spec.pytorchReplicaSpecs[Master].replicas",
+            "Forbidden: must be 1 (Training Operator v1.8.1's admission webhook refuses it: "
+            "pkg/webhooks/pytorch/pytorchjob_webhook.go validatePyTorchJob, Training Operator v1.8.1)",
+        ),
+        (
+            "spec.pytorchReplicaSpecs[Worker].template.spec.containers",
+            "Required value: must have at least one container with name pytorch "
+            "(Training Operator v1.8.1's admission webhook refuses it: "
+            "pkg/webhooks/pytorch/pytorchjob_webhook.go validatePyTorchJob, Training Operator v1.8.1)",
+        ),
+    ]
