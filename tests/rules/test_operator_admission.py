@@ -46,3 +46,14 @@ def test_training_operator(findings_of):
             "pkg/webhooks/pytorch/pytorchjob_webhook.go validatePyTorchJob, Training Operator v1.8.1)",
         ),
     ]
+
+
+def test_jobset(findings_of):
+    assert _refusals(findings_of, "bad-jobset.yaml") == [
+        (
+            "spec",
+            "Internal error: invalid replicatedJob name 'workers' does not appear in "
+            ".spec.ReplicatedJobs (JobSet v0.12.0's admission webhook refuses it: "
+            "pkg/webhooks/jobset_webhook.go ValidateCreate, JobSet v0.12.0)",
+        )
+    ]
