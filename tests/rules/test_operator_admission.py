@@ -12,7 +12,8 @@ def _refusals(findings_of, fixture):
 
 
 def test_kueue(findings_of):
-    found = _refusals(findings_of, "bad-kueue.yaml")
+    # The RayJob is refused by KubeRay's controller too (test_kuberay): Kueue's refusals only.
+    found = [r for r in _refusals(findings_of, "bad-kueue.yaml") if "(Kueue v0.18.6's" in r[1]]
     assert [path for path, _ in found] == [
         "metadata.labels[kueue.x-k8s.io/queue-name]",
         "spec.nodeTaints[1]",
@@ -55,5 +56,16 @@ def test_jobset(findings_of):
             "Internal error: invalid replicatedJob name 'workers' does not appear in "
             ".spec.ReplicatedJobs (JobSet v0.12.0's admission webhook refuses it: "
             "pkg/webhooks/jobset_webhook.go ValidateCreate, JobSet v0.12.0)",
+        )
+    ]
+
+
+def test_kuberay(findings_of):
+    assert _refusals(findings_of, "bad-kuberay.yaml") == [
+        (
+            "spec.shutdownAfterJobFinishes",
+            "a RayJob with shutdownAfterJobFinishes set to false is not allowed to be suspended "
+            "(KubeRay v1.2.2 refuses it before acting: "
+            "ray-operator/controllers/ray/rayjob_controller.go validateRayJobSpec, KubeRay v1.2.2)",
         )
     ]

@@ -41,4 +41,9 @@ def checks_for(group: str, kind: str) -> list[AdmissionCheck]:
 
 # Each operator's package appends its ports to CHECKS when imported; imported last, once the
 # registry above exists.
-from trainops.knowledge.admission import jobset, kueue, training_operator  # noqa: E402, F401
+from trainops.knowledge.admission import (  # noqa: E402, F401
+    jobset,
+    kuberay,
+    kueue,
+    training_operator,
+)
