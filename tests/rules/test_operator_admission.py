@@ -69,3 +69,14 @@ def test_kuberay(findings_of):
             "ray-operator/controllers/ray/rayjob_controller.go validateRayJobSpec, KubeRay v1.2.2)",
         )
     ]
+
+
+def test_mpi_operator(findings_of):
+    assert _refusals(findings_of, "bad-mpi-operator.yaml") == [
+        (
+            "spec.mpiReplicaSpecs[Worker].replicas",
+            "Invalid value: 0: must be greater than or equal to 1 (MPI Operator v0.8.0 refuses it "
+            "before acting: pkg/apis/kubeflow/validation/validation.go ValidateMPIJob, "
+            "MPI Operator v0.8.0)",
+        )
+    ]

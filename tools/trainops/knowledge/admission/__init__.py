@@ -45,5 +45,6 @@ from trainops.knowledge.admission import (  # noqa: E402, F401
     jobset,
     kuberay,
     kueue,
+    mpi_operator,
     training_operator,
 )
