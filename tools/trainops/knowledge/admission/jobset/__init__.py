@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from trainops.knowledge.admission import CHECKS, AdmissionCheck
+from trainops.knowledge.admission.check import AdmissionCheck
 from trainops.knowledge.admission.jobset.webhooks import jobset
 
 OPERATOR = "JobSet v0.12.0"
 
-CHECKS.append(
+CHECKS: list[AdmissionCheck] = [
     AdmissionCheck(
         OPERATOR,
         (("jobset.x-k8s.io", "JobSet"),),
@@ -18,4 +18,4 @@ CHECKS.append(
         "(a repository creates); the InPlaceRestart and RestartJob alpha gates' checks (off by "
         "default); the pod webhook (pods the controller creates)",
     )
-)
+]

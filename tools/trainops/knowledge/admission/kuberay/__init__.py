@@ -5,12 +5,12 @@ not applied."""
 
 from __future__ import annotations
 
-from trainops.knowledge.admission import CHECKS, AdmissionCheck
+from trainops.knowledge.admission.check import AdmissionCheck
 from trainops.knowledge.admission.kuberay.controllers import rayjob
 
 OPERATOR = "KubeRay v1.2.2"
 
-CHECKS.append(
+CHECKS: list[AdmissionCheck] = [
     AdmissionCheck(
         OPERATOR,
         (("ray.io", "RayJob"),),
@@ -21,4 +21,4 @@ CHECKS.append(
         "RayCluster and RayService: their controllers validate nothing more at v1.2.2, and the "
         "RayCluster webhook is not deployed here",
     )
-)
+]

@@ -4,7 +4,7 @@ on create, with Kueue's default feature gates (features.py)."""
 
 from __future__ import annotations
 
-from trainops.knowledge.admission import CHECKS, AdmissionCheck
+from trainops.knowledge.admission.check import AdmissionCheck
 from trainops.knowledge.admission.kueue import jobframework
 from trainops.knowledge.admission.kueue.jobs import (
     job,
@@ -32,76 +32,74 @@ _RAY_LEFT_OUT = (
     "only (manageJobsWithoutQueueName is the cluster's setting)"
 )
 
-CHECKS.extend(
-    [
-        AdmissionCheck(
-            OPERATOR,
-            ((_GROUP, "ClusterQueue"),),
-            clusterqueue.UPSTREAM,
-            "webhook",
-            clusterqueue.validate_cluster_queue,
-            "ValidateClusterQueueUpdate's checks against the stored queue; the alpha "
-            "ConcurrentAdmission gate's checks (off by default)",
-        ),
-        AdmissionCheck(
-            OPERATOR, ((_GROUP, "Cohort"),), cohort.UPSTREAM, "webhook", cohort.validate_cohort
-        ),
-        AdmissionCheck(
-            OPERATOR,
-            ((_GROUP, "ResourceFlavor"),),
-            resourceflavor.UPSTREAM,
-            "webhook",
-            resourceflavor.validate_resource_flavor,
-        ),
-        AdmissionCheck(
-            OPERATOR,
-            (("batch", "Job"),),
-            job.UPSTREAM,
-            "webhook",
-            job.validate_create,
-            _JOBS_LEFT_OUT,
-        ),
-        AdmissionCheck(
-            OPERATOR,
-            (("jobset.x-k8s.io", "JobSet"),),
-            jobset.UPSTREAM,
-            "webhook",
-            jobset.validate_create,
-            _JOBS_LEFT_OUT,
-        ),
-        AdmissionCheck(
-            OPERATOR,
-            tuple(("kubeflow.org", kind) for kind in kubeflow.REPLICA_SPECS),
-            kubeflow.UPSTREAM,
-            "webhook",
-            lambda doc: kubeflow.validate_create(doc, str(doc.get("kind"))),
-            _JOBS_LEFT_OUT,
-        ),
-        AdmissionCheck(
-            OPERATOR,
-            (("kubeflow.org", "MPIJob"),),
-            mpijob.UPSTREAM,
-            "webhook",
-            mpijob.validate_create,
-            _JOBS_LEFT_OUT,
-        ),
-        AdmissionCheck(
-            OPERATOR,
-            (("ray.io", "RayCluster"),),
-            raycluster.UPSTREAM,
-            "webhook",
-            raycluster.validate_create,
-            _RAY_LEFT_OUT,
-        ),
-        AdmissionCheck(
-            OPERATOR,
-            (("ray.io", "RayJob"),),
-            rayjob.UPSTREAM,
-            "webhook",
-            rayjob.validate_create,
-            _RAY_LEFT_OUT,
-        ),
-    ]
-)
+CHECKS: list[AdmissionCheck] = [
+    AdmissionCheck(
+        OPERATOR,
+        ((_GROUP, "ClusterQueue"),),
+        clusterqueue.UPSTREAM,
+        "webhook",
+        clusterqueue.validate_cluster_queue,
+        "ValidateClusterQueueUpdate's checks against the stored queue; the alpha "
+        "ConcurrentAdmission gate's checks (off by default)",
+    ),
+    AdmissionCheck(
+        OPERATOR, ((_GROUP, "Cohort"),), cohort.UPSTREAM, "webhook", cohort.validate_cohort
+    ),
+    AdmissionCheck(
+        OPERATOR,
+        ((_GROUP, "ResourceFlavor"),),
+        resourceflavor.UPSTREAM,
+        "webhook",
+        resourceflavor.validate_resource_flavor,
+    ),
+    AdmissionCheck(
+        OPERATOR,
+        (("batch", "Job"),),
+        job.UPSTREAM,
+        "webhook",
+        job.validate_create,
+        _JOBS_LEFT_OUT,
+    ),
+    AdmissionCheck(
+        OPERATOR,
+        (("jobset.x-k8s.io", "JobSet"),),
+        jobset.UPSTREAM,
+        "webhook",
+        jobset.validate_create,
+        _JOBS_LEFT_OUT,
+    ),
+    AdmissionCheck(
+        OPERATOR,
+        tuple(("kubeflow.org", kind) for kind in kubeflow.REPLICA_SPECS),
+        kubeflow.UPSTREAM,
+        "webhook",
+        lambda doc: kubeflow.validate_create(doc, str(doc.get("kind"))),
+        _JOBS_LEFT_OUT,
+    ),
+    AdmissionCheck(
+        OPERATOR,
+        (("kubeflow.org", "MPIJob"),),
+        mpijob.UPSTREAM,
+        "webhook",
+        mpijob.validate_create,
+        _JOBS_LEFT_OUT,
+    ),
+    AdmissionCheck(
+        OPERATOR,
+        (("ray.io", "RayCluster"),),
+        raycluster.UPSTREAM,
+        "webhook",
+        raycluster.validate_create,
+        _RAY_LEFT_OUT,
+    ),
+    AdmissionCheck(
+        OPERATOR,
+        (("ray.io", "RayJob"),),
+        rayjob.UPSTREAM,
+        "webhook",
+        rayjob.validate_create,
+        _RAY_LEFT_OUT,
+    ),
+]
 
 __all__ = ["OPERATOR", "jobframework"]

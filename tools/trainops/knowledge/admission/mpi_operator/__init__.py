@@ -3,12 +3,12 @@ webhook; its controller validates each MPIJob (pkg/apis/kubeflow/validation)."""
 
 from __future__ import annotations
 
-from trainops.knowledge.admission import CHECKS, AdmissionCheck
+from trainops.knowledge.admission.check import AdmissionCheck
 from trainops.knowledge.admission.mpi_operator import validation
 
 OPERATOR = "MPI Operator v0.8.0"
 
-CHECKS.append(
+CHECKS: list[AdmissionCheck] = [
     AdmissionCheck(
         OPERATOR,
         (("kubeflow.org", "MPIJob"),),
@@ -17,4 +17,4 @@ CHECKS.append(
         validation.controller_check,
         "",
     )
-)
+]

@@ -4,12 +4,12 @@ no environment here runs those kinds.)"""
 
 from __future__ import annotations
 
-from trainops.knowledge.admission import CHECKS, AdmissionCheck
+from trainops.knowledge.admission.check import AdmissionCheck
 from trainops.knowledge.admission.training_operator.webhooks import pytorch
 
 OPERATOR = "Training Operator v1.8.1"
 
-CHECKS.append(
+CHECKS: list[AdmissionCheck] = [
     AdmissionCheck(
         OPERATOR,
         (("kubeflow.org", "PyTorchJob"),),
@@ -18,4 +18,4 @@ CHECKS.append(
         pytorch.validate_pytorch_job,
         "the deprecation warning for spec.elasticPolicy.nProcPerNode (a warning, not a refusal)",
     )
-)
+]
