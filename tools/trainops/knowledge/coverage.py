@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
-from trainops.knowledge.admission import all as admission
+from trainops.knowledge import admission
 from trainops.knowledge.apivalidation import kinds as apikinds
 from trainops.knowledge.schema import cel, core
 from trainops.knowledge.schema.catalog import Catalog

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.knowledge.admission.all import checks_for
+from trainops.knowledge.admission import checks_for
 from trainops.model.findings import Finding, Severity
 from trainops.model.rendered import Cluster, Rendered
 

@@ -9,30 +9,29 @@ what each port leaves out is printed from here, not from a hand-kept list.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Literal
+from trainops.knowledge.admission import (
+    argocd,
+    flux,
+    jobset,
+    kuberay,
+    kueue,
+    mpi_operator,
+    training_operator,
+)
+from trainops.knowledge.admission.check import AdmissionCheck, Refusal
 
-# (path, message): where the object is refused, and the refusal in the operator's own words.
-Refusal = tuple[str, str]
+# Each operator's package lists its ports (CHECKS); the registry is their union.
+CHECKS: list[AdmissionCheck] = [
+    *kueue.CHECKS,
+    *training_operator.CHECKS,
+    *jobset.CHECKS,
+    *kuberay.CHECKS,
+    *mpi_operator.CHECKS,
+    *flux.CHECKS,
+    *argocd.CHECKS,
+]
 
-
-@dataclass(frozen=True)
-class AdmissionCheck:
-    # Who refuses, as a user knows it: "Kueue v0.18.6", "kustomize-controller v1.9.4".
-    operator: str
-    # (group, kind) of the objects this check judges.
-    kinds: tuple[tuple[str, str], ...]
-    # The upstream function ported, with its file at the pinned tag.
-    upstream: str
-    # "webhook": refused when applied; "controller": accepted, then refused by its controller.
-    stage: Literal["webhook", "controller"]
-    check: Callable[[dict], Iterable[Refusal]]
-    # What the port leaves out ("" when nothing): printed by `trainops coverage`.
-    left_out: str = ""
-
-
-CHECKS: list[AdmissionCheck] = []
+__all__ = ["CHECKS", "AdmissionCheck", "Refusal", "checks_for"]
 
 
 def checks_for(group: str, kind: str) -> list[AdmissionCheck]:

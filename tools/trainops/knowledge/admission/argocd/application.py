@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from trainops.knowledge.admission import Refusal
+from trainops.knowledge.admission.check import Refusal
 from trainops.model.shape import mapping, mappings
 
 _REF = re.compile(r"^[a-zA-Z0-9_-]+$")

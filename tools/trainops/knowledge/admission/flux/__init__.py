@@ -4,7 +4,7 @@ functions), and what source-controller v1.9.1 refuses in a GitRepository (source
 
 from __future__ import annotations
 
-from trainops.knowledge.admission import CHECKS, AdmissionCheck
+from trainops.knowledge.admission.check import AdmissionCheck
 from trainops.knowledge.admission.flux import kustomize_controller, source_controller
 
 _KUSTOMIZATION = (("kustomize.toolkit.fluxcd.io", "Kustomization"),)
@@ -22,54 +22,52 @@ _TYPE_CHECK = (
     "bool): only parse errors are judged"
 )
 
-CHECKS.extend(
-    [
-        AdmissionCheck(
-            _SOURCE,
-            _GIT_REPOSITORY,
-            "internal/controller/gitrepository_controller.go getAuthOpts",
-            "controller",
-            source_controller.github_provider,
-        ),
-        AdmissionCheck(
-            _SOURCE,
-            _GIT_REPOSITORY,
-            "internal/controller/gitrepository_controller.go verifySignature",
-            "controller",
-            source_controller.verify_tag,
-        ),
-        AdmissionCheck(
-            _HELM,
-            _HELM_RELEASE,
-            "internal/controller/helmrelease_controller.go Reconcile: fluxcd/pkg runtime v0.110.1 "
-            "runtime/cel/status_reader.go NewStatusReader",
-            "controller",
-            kustomize_controller.health_check_exprs,
-            left_out=_OPTIONAL_SYNTAX,
-        ),
-        AdmissionCheck(
-            _HELM,
-            _HELM_RELEASE,
-            "internal/controller/helmrelease_controller.go evalReadyExpr",
-            "controller",
-            kustomize_controller.ready_exprs,
-            left_out=_TYPE_CHECK,
-        ),
-        AdmissionCheck(
-            _OPERATOR,
-            _KUSTOMIZATION,
-            "fluxcd/pkg runtime v0.110.1 runtime/cel/status_reader.go NewStatusReader",
-            "controller",
-            kustomize_controller.health_check_exprs,
-            left_out=_OPTIONAL_SYNTAX,
-        ),
-        AdmissionCheck(
-            _OPERATOR,
-            _KUSTOMIZATION,
-            "internal/controller/kustomization_controller.go evalReadyExpr",
-            "controller",
-            kustomize_controller.ready_exprs,
-            left_out=_TYPE_CHECK,
-        ),
-    ]
-)
+CHECKS: list[AdmissionCheck] = [
+    AdmissionCheck(
+        _SOURCE,
+        _GIT_REPOSITORY,
+        "internal/controller/gitrepository_controller.go getAuthOpts",
+        "controller",
+        source_controller.github_provider,
+    ),
+    AdmissionCheck(
+        _SOURCE,
+        _GIT_REPOSITORY,
+        "internal/controller/gitrepository_controller.go verifySignature",
+        "controller",
+        source_controller.verify_tag,
+    ),
+    AdmissionCheck(
+        _HELM,
+        _HELM_RELEASE,
+        "internal/controller/helmrelease_controller.go Reconcile: fluxcd/pkg runtime v0.110.1 "
+        "runtime/cel/status_reader.go NewStatusReader",
+        "controller",
+        kustomize_controller.health_check_exprs,
+        left_out=_OPTIONAL_SYNTAX,
+    ),
+    AdmissionCheck(
+        _HELM,
+        _HELM_RELEASE,
+        "internal/controller/helmrelease_controller.go evalReadyExpr",
+        "controller",
+        kustomize_controller.ready_exprs,
+        left_out=_TYPE_CHECK,
+    ),
+    AdmissionCheck(
+        _OPERATOR,
+        _KUSTOMIZATION,
+        "fluxcd/pkg runtime v0.110.1 runtime/cel/status_reader.go NewStatusReader",
+        "controller",
+        kustomize_controller.health_check_exprs,
+        left_out=_OPTIONAL_SYNTAX,
+    ),
+    AdmissionCheck(
+        _OPERATOR,
+        _KUSTOMIZATION,
+        "internal/controller/kustomization_controller.go evalReadyExpr",
+        "controller",
+        kustomize_controller.ready_exprs,
+        left_out=_TYPE_CHECK,
+    ),
+]

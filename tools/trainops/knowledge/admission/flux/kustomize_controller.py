@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.knowledge.admission import Refusal
+from trainops.knowledge.admission.check import Refusal
 from trainops.knowledge.schema.cel import parse_error
 from trainops.model.shape import mapping, mappings
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.knowledge.admission import Refusal
+from trainops.knowledge.admission.check import Refusal
 from trainops.model.shape import mapping
 
 _TAG_MODES = ("Tag", "TagAndHEAD")

@@ -1,0 +1,1 @@
+"""JobSet v0.12.0 pkg/webhooks."""
