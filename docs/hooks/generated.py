@@ -441,7 +441,7 @@ def coverage_table() -> str:
     from trainops.report.coverage_report import write_markdown
 
     out = io.StringIO()
-    write_markdown(table(Catalog(config().kubernetes_versions, [])), out)
+    write_markdown(table(Catalog(config().kubernetes_versions, [])), out, details=True)
     return out.getvalue()
 
 

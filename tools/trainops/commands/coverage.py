@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--details",
         "-d",
         action="store_true",
-        help="text: under each kind, what its partly and not judged columns leave out",
+        help="what the partly and not judged columns leave out: under each kind (text), in each cell (markdown)",
     )
     add_config_option(parser)
     add_mirror_option(parser)
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         coverage_report.write_json(rows, sys.stdout)
     elif args.format == "markdown":
-        coverage_report.write_markdown(rows, sys.stdout)
+        coverage_report.write_markdown(rows, sys.stdout, args.details)
     else:
         coverage_report.write_text(rows, sys.stdout, args.details)
     return 0

@@ -53,14 +53,14 @@ def write_text(rows: list[KindCoverage], out: TextIO, details: bool) -> None:
     out.write(f"\n{_EVERY_KIND}\n{_totals(rows)}\n")
 
 
-def write_markdown(rows: list[KindCoverage], out: TextIO) -> None:
+def write_markdown(rows: list[KindCoverage], out: TextIO, details: bool) -> None:
     out.write("| kind | " + " | ".join(COLUMNS) + " |\n")
     out.write("|---" * (len(COLUMNS) + 1) + "|\n")
     for row in rows:
         shown = []
         for cell in _cells(row):
             text = cell.status if cell.status != NONE else "–"
-            if cell.status == PARTLY and cell.detail:
+            if details and cell.status == PARTLY and cell.detail:
                 text += f": {prose(cell.detail)}"
             shown.append(text)
         out.write(f"| {prose(_name(row))} | " + " | ".join(shown) + " |\n")
