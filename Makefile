@@ -18,7 +18,7 @@ SOURCES := $(shell find tools/trainops -name '*.py')
 # --ignore-requires-python; where it cannot install, trainops falls back to kubectl/kustomize.
 PYKUSTOMIZE := pykustomize==0.1.4
 
-.PHONY: validate test lint bench conformance cluster lock clean
+.PHONY: validate test lint durations slices bench conformance cluster lock clean
 
 validate: $(BYTECODE)
 	$(BIN)/trainops validate
@@ -31,11 +31,30 @@ $(BYTECODE): $(STAMP) $(SOURCES)
 	touch $@
 
 # Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: otherwise every test process, and
-# every trainops a test starts, compiles the tool and rewrites the test modules again. A worker
-# that runs out of tests takes some of the other's (worksteal), so both finish together. The 20
+# every trainops a test starts, compiles the tool and rewrites the test modules again. The 20
 # slowest tests are printed at the end, so that a slow newcomer is seen in CI's output at once.
+#
+# Each worker takes a whole test module at a time (loadfile), the next when it is nearly done with
+# the last, so a module's module-scoped fixtures (renders, a model trained once) are made once.
+# The modules go longest first (tests/conftest.py), by the seconds tests/durations.txt holds for
+# each (--no-loadscope-reorder: xdist would order them by their number of tests): the long ones
+# run beside the many short ones and both workers finish together. `make durations` runs the
+# suite as `make test` does and writes the file again: commit it with a module that adds or saves
+# many seconds (a module not in it yet runs first). A proof too costly to run whole checks the
+# slice of its cases the commit chooses (helpers.commit_slice) and `make slices` checks them all.
+# Keeping a new test cheap: docs/hooks-and-ci.md.
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder \
+	--durations=20
+
 test: lint
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 2 --dist worksteal --durations=20
+	$(PYTEST)
+
+durations: $(TEST_STAMP)
+	$(PYTEST) --record-durations
+
+# Every slice of the sliced proofs (each commit's `make test` checks one of them).
+slices: $(TEST_STAMP)
+	TRAINOPS_TEST_ALL_SLICES=1 $(BIN)/python -m pytest -p no:cacheprovider tests/test_crd_stubs.py -k every_root
 
 # Style, lint and types: ruff (config in pyproject.toml) on the tool, its tests, benchmarks and docs hook,
 # pyright in standard mode on the tool, and import-linter's contracts on the tool's import graph.
@@ -52,7 +71,8 @@ lint: $(TEST_STAMP)
 # A real kube-apiserver judges trainops (tests/conformance/harness.py): TRAINOPS_TEST_KUBECONFIG names
 # its kubeconfig (../shared/tools/kube-apiserver/cluster.sh start prints one). Re-record the verdicts
 # with `$(BIN)/python tests/conformance/harness.py record`; `... report` lists disagreements.
-conformance: $(TEST_STAMP)
+# `make slices` first: every slice of the proofs that `make test` checks a slice of at a time.
+conformance: $(TEST_STAMP) slices
 	$(BIN)/python -m pytest -m apiserver tests/conformance -p no:cacheprovider
 	$(BIN)/python tests/conformance/harness.py report
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from helpers import MIRROR, REPO
+from suite_order import DURATIONS, Recorder, longest_first, recorded_durations
 from trainops.knowledge.schema import cache as schema_cache
 from trainops.model import objects
 from trainops.model.cache import cache_root
@@ -29,6 +30,8 @@ _SCRATCH_ROOM = 4 * 2**30
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("record_durations") and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(Recorder(), "trainops-durations")
     if (
         hasattr(config, "workerinput")  # an xdist worker: it inherits the controller's choice
         or config.option.basetemp
@@ -100,22 +103,20 @@ def overlays(renderer) -> dict[tuple[str, str], list[dict]]:
 
 
 # The longest tests start first, so that on two workers they run beside the many short ones
-# instead of after them. The two proofs that composing equals a full build share their renders
-# (test_crd_stubs.py): listed together, they start together on one worker.
-_LONG_FIRST = (
-    "tests/test_crd_stubs.py::test_every_root_",
-    "test_hooks_through_pre_commit",
-    "tests/workload/",
-    "tests/test_wrong_types.py",
-    "tests/test_diff.py",
-    "tests/gitops/test_apply_order",
-)
+# instead of after them: a test started last would leave one worker idle while the other runs it.
+# Each module's time, as the last `make durations` recorded it (durations.txt), orders the
+# modules, longest first; a module not recorded yet goes first with them, so a slow newcomer
+# cannot be the one left for last. A module's tests stay together and in their own order, so
+# that its module-scoped fixtures (renders, a model trained once) are made once, on one worker.
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def rank(item: pytest.Item) -> int:
-        return next(
-            (i for i, marker in enumerate(_LONG_FIRST) if marker in item.nodeid), len(_LONG_FIRST)
-        )
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--record-durations",
+        action="store_true",
+        help=f"write each module's seconds (setup, call, teardown) to tests/{DURATIONS.name}",
+    )
 
-    items.sort(key=rank)
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items[:] = longest_first(items, recorded_durations())

@@ -12,7 +12,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 import yaml
@@ -176,6 +178,48 @@ def rendered_each(renderer, paths: list[Path]) -> list[list[dict]]:
     env = renderer.environment()
     with ThreadPoolExecutor(max_workers=2) as pool:
         return list(pool.map(lambda path: rendered_docs(renderer, path, env), paths))
+
+
+# A proof too costly to run whole on every commit (a full kustomize build of every root) checks
+# one of a few slices of its cases in each run, chosen by the commit, so that successive commits
+# check every slice; `make slices` (part of `make conformance`) checks all of them at once.
+ALL_SLICES_ENV = "TRAINOPS_TEST_ALL_SLICES"  # 1: every slice
+SLICE_ENV = "TRAINOPS_TEST_SLICE"  # a slice's number (1, 2, ...): that one, whatever the commit
+T = TypeVar("T")
+
+
+def commit_slice(
+    cases: list[T], slices: int, cost: Callable[[T], float], commit: str | None = None
+) -> tuple[list[T], str]:
+    """The cases this run checks, in their order, and which slice they are (for messages). The
+    cases are dealt to the slices costliest first, so that the slices cost alike."""
+    if os.environ.get(ALL_SLICES_ENV) == "1":
+        return cases, f"all {slices} slices ({ALL_SLICES_ENV}=1)"
+    chosen = os.environ.get(SLICE_ENV)
+    if chosen:
+        index, why = (int(chosen) - 1) % slices, f"{SLICE_ENV}={chosen}"
+    else:
+        commit = commit or head_commit()
+        index = int(commit, 16) % slices if commit else 0
+        why = f"commit {commit[:12]}" if commit else "no commit to choose by"
+    ranked = sorted(range(len(cases)), key=lambda i: -cost(cases[i]))
+    share = set(ranked[index::slices])
+    picked = [case for i, case in enumerate(cases) if i in share]
+    return picked, f"slice {index + 1} of {slices} (by {why}; {ALL_SLICES_ENV}=1 checks all)"
+
+
+def head_commit() -> str | None:
+    """The commit checked out in this repository, or None outside a git checkout."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(REPO), "rev-parse", "--verify", "-q", "HEAD"],
+            capture_output=True,
+            text=True,
+        )
+    except OSError:
+        return None
+    commit = done.stdout.strip()
+    return commit if done.returncode == 0 and len(commit) == 40 else None
 
 
 def write_tree(root: Path, files: dict[str, str]) -> Path:

@@ -125,10 +125,11 @@ def test_a_scalar_over_the_bound_is_refused_before_any_parser(tmp_path):
 def test_a_million_documents_are_read_up_to_the_bound_and_the_rest_said(tmp_path):
     # As found: a million tiny documents took 88 s and 1.2 GB for JSON, more for text.
     top = _plain_root(tmp_path, "".join("---\n" + CONFIG_MAP % f"c{i}" for i in range(1_000_000)))
-    for output in ("json", "text"):
-        done = run_bounded("validate", "--format", output, cwd=top)
-        assert done.returncode == 1, done.stderr
-    [finding] = json.loads(run_bounded("validate", "--format", "json", cwd=top).stdout)
+    done = run_bounded("validate", "--format", "text", cwd=top)
+    assert done.returncode == 1, done.stderr
+    done = run_bounded("validate", "--format", "json", cwd=top)
+    assert done.returncode == 1, done.stderr
+    [finding] = json.loads(done.stdout)
     assert finding["line"] == 4 * MAX_DOCUMENTS + 1
     assert finding["message"].startswith(f"the stream holds more than {MAX_DOCUMENTS} documents")
 
