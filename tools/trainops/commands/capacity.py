@@ -1,6 +1,6 @@
 """`trainops capacity [ENVIRONMENT…]`: each environment as a whole — its node pools, what already
 runs there, what Kueue may admit — as a table or JSON; exit 1 when Kueue's quota promises more
-than the nodes can run."""
+than the nodes can run (what only a worst case cannot clear is said, as a warning, and exits 0)."""
 
 from __future__ import annotations
 
