@@ -216,7 +216,6 @@ def test_a_job_the_worst_case_cannot_clear_is_bounded_and_said_so():
     assert set(bounded.values()) == {0}
 
 
-
 # --------------------------------------------------------------------------- sound, exact
 
 

@@ -183,7 +183,9 @@ def test_the_command_says_which_sets_were_placed_and_what_the_worst_case_flags()
     # What only the worst case flags is a warning, as the rule has it: said, and exit 0.
     done = run_trainops("capacity", "envs/crowded", cwd=RULE_FIXTURES / RULE)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.startswith("envs/crowded (profile two-small-nodes, kind): fits, with a warning")
+    assert done.stdout.startswith(
+        "envs/crowded (profile two-small-nodes, kind): fits, with a warning"
+    )
     assert "WARNING: gangs a worst case cannot clear (not a placement): Job j03, Job j04," in (
         done.stdout
     )
