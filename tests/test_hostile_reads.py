@@ -99,6 +99,23 @@ def test_roots_outside_the_repository_are_refused_with_the_line(
     assert "outside the folder of trainops.yaml; name folders inside the repository" in done.stderr
 
 
+def test_the_line_of_a_refused_pattern_is_the_lists_not_a_comments(tmp_path):
+    top = tmp_path / "repo"
+    text = (
+        "# roots once named ../shared too\n"
+        "kubernetesVersions: [v1.32]\n"
+        "crdRoots: [crds]\n"
+        "roots:\n"
+        "  - env\n"
+        "  - ../shared\n"
+    )
+    write_tree(top, {"trainops.yaml": text, "env/a.yaml": "", "crds/a.yaml": ""})
+    (tmp_path / "shared").mkdir()
+    done = run_bounded("validate", cwd=top)
+    assert done.returncode == 2
+    assert done.stderr.startswith("trainops: error: trainops.yaml:6: root pattern '../shared'")
+
+
 def _plain_root(tmp_path: Path, text: str) -> Path:
     top = tmp_path / "repo"
     write_tree(top, {"trainops.yaml": "kubernetesVersions: [v1.32]\nroots: [env/*.yaml]\n"})

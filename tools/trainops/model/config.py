@@ -116,7 +116,7 @@ class Config:
 def _outside(file: Path | None, pattern: str, what: str, which: str) -> str:
     """Why a roots or crdRoots pattern is refused: it reaches outside the repository, whose
     whole tree (or the filesystem's: `../../..`) would then be walked and rendered."""
-    line = _line_of(file, pattern)
+    line = _line_of(file, pattern, "roots" if what == "root" else what)
     return (
         f"{file}{f':{line}' if line else ''}: {what} pattern {pattern!r}: {which} outside the "
         f"folder of {CONFIG_NAME}; name folders inside the repository (a shared base outside "
@@ -124,13 +124,21 @@ def _outside(file: Path | None, pattern: str, what: str, which: str) -> str:
     )
 
 
-def _line_of(file: Path | None, pattern: str) -> int | None:
-    """The line of `file` that names `pattern` (as a list item or in a flow list)."""
+def _line_of(file: Path | None, pattern: str, what: str) -> int | None:
+    """The line of `file` where the list `what` (roots, crdRoots) names `pattern`, block or flow,
+    read from the YAML's nodes: a comment or another key naming the same text is not it."""
     try:
-        lines = read_text(file).splitlines() if file is not None else []
-    except Unreadable:
+        node = yaml.compose(read_text(file)) if file is not None else None
+    except (Unreadable, yaml.YAMLError):
         return None
-    return next((n for n, line in enumerate(lines, 1) if pattern in line), None)
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    for key, value in node.value:
+        if key.value == what and isinstance(value, yaml.SequenceNode):
+            for item in value.value:
+                if isinstance(item, yaml.ScalarNode) and item.value == pattern:
+                    return item.start_mark.line + 1
+    return None
 
 
 def _escaping(pattern: str) -> bool:
