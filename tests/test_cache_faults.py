@@ -274,3 +274,14 @@ def test_a_stubbed_copy_whose_file_changed_is_not_taken(warm, monkeypatch):
     with open(stubbed, "r+b") as cut:
         cut.truncate(stubbed.stat().st_size // 2)
     assert not crd_stubs.has_stub_tree(held, kueue.name)
+
+
+@pytest.mark.parametrize("argv", [["version"], ["rules"], ["explain", "schema"]])
+def test_a_command_that_reads_no_cache_does_not_probe_it(tmp_path, argv):
+    # As found: every command wrote a megabyte into the cache first, and noted a cache it could
+    # not write, `trainops version` too.
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    done = helpers.run_trainops(*argv, env={"TRAINOPS_CACHE_DIR": str(blocked / "cache")})
+    assert done.returncode == 0, done.stderr
+    assert "cannot be written" not in done.stderr

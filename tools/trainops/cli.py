@@ -119,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout = _ReaderGone(sys.stdout)
     try:
-        cache.prepare()
+        if getattr(args, "uses_cache", True):  # version, rules and explain read no cache
+            cache.prepare()
         return args.run(args)
     except CannotRun as error:
         print(f"trainops: error: {visible(error)}", file=sys.stderr)

@@ -14,14 +14,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="list the rules validate runs",
         description="List every rule: id, default severity, summary.",
     )
-    listing.set_defaults(run=run_list)
+    listing.set_defaults(run=run_list, uses_cache=False)
     explain = subparsers.add_parser(
         "explain",
         help="print one rule's documentation",
         description="Print what a rule catches, why it matters and how to fix it.",
     )
     explain.add_argument("rule", metavar="RULE", help="a rule id, as `trainops rules` lists them")
-    explain.set_defaults(run=run_explain)
+    explain.set_defaults(run=run_explain, uses_cache=False)
 
 
 def run_list(args: argparse.Namespace) -> int:

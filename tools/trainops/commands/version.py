@@ -10,7 +10,7 @@ from trainops.render.kustomize import CONTROLLER_KUSTOMIZE, InProcessKustomize, 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("version", help="print the trainops and kustomize versions")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, uses_cache=False)
 
 
 def run(args: argparse.Namespace) -> int:
