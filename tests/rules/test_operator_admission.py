@@ -232,3 +232,27 @@ def test_mpi_operator(findings_of):
             "MPI Operator v0.8.0)",
         )
     ]
+
+
+def test_volcano(findings_of):
+    who = "(Volcano v1.15.1's admission webhook refuses it: "
+    found = _refusals(findings_of, "bad-volcano.yaml")
+    assert [path for path, _ in found] == [
+        "requestBody.spec.deserved.cpu",
+        "spec.networkTopology",
+        "spec.plugins[torchrun]",
+        "spec.policies",
+    ]
+    messages = dict(found)
+    assert messages["requestBody.spec.deserved.cpu"].startswith(
+        'Invalid value: "2": deserved[cpu]=2 must be <= capability[cpu]=1 '
+        + who
+        + "pkg/webhooks/admission/queues/validate/validate_queue.go AdmitQueues"
+    )
+    assert messages["spec.networkTopology"].startswith(
+        "must not specify 'highestTierAllowed' and 'highestTierName' in networkTopology "
+        "simultaneously. " + who
+    )
+    assert messages["spec.plugins[torchrun]"].startswith(" unable to find job plugin: torchrun;")
+    assert "0 is not a valid error code" in messages["spec.policies"]
+    assert "admit_job.go validateJobCreate" in messages["spec.policies"]

@@ -17,6 +17,7 @@ from trainops.knowledge.admission import (
     kueue,
     mpi_operator,
     training_operator,
+    volcano,
 )
 from trainops.knowledge.admission.check import AdmissionCheck, Refusal
 
@@ -29,6 +30,7 @@ CHECKS: list[AdmissionCheck] = [
     *mpi_operator.CHECKS,
     *flux.CHECKS,
     *argocd.CHECKS,
+    *volcano.CHECKS,
 ]
 
 __all__ = ["CHECKS", "AdmissionCheck", "Refusal", "checks_for"]
