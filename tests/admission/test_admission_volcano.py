@@ -69,3 +69,33 @@ def test_a_queue_that_is_its_own_parent():
         ("spec.parent", "queue team cannot use itself as parent")
     ]
     assert queues.webhook_check({"metadata": {"name": "team"}, "spec": {"parent": "root"}}) == []
+
+
+def test_the_queue_webhook_judges_the_queue_its_mutating_webhook_rooted():
+    queue = {
+        "metadata": {
+            "name": "team",
+            "annotations": {"volcano.sh/hierarchy": "a/b", "volcano.sh/hierarchy-weights": "2/0"},
+        },
+    }
+    assert queues.webhook_check(queue) == [
+        (
+            "requestBody.metadata.annotations",
+            'Invalid value: "1/2/0": 0 in the 1/2/0 must be larger than 0',
+        )
+    ]
+    assert queue["metadata"]["annotations"]["volcano.sh/hierarchy"] == "a/b"  # not changed
+
+
+def test_the_webhooks_leave_volcano_system_and_kube_system_alone():
+    job = _job(plugins={"torchrun": []})
+    assert [path for path, _ in jobs.webhook_check(job)] == ["spec.plugins[torchrun]"]
+    job["metadata"]["namespace"] = "kube-system"
+    assert jobs.webhook_check(job) == []
+    group = {
+        "metadata": {"name": "g", "namespace": "volcano-system"},
+        "spec": {"networkTopology": {"highestTierAllowed": 1, "highestTierName": "x"}},
+    }
+    assert podgroups.webhook_check(group) == []
+    group["metadata"]["namespace"] = "bookstore-ml"
+    assert [path for path, _ in podgroups.webhook_check(group)] == ["spec.networkTopology"]

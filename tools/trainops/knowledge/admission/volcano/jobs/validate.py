@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 
+from trainops.knowledge.admission.volcano.selector import seen
 from trainops.knowledge.apivalidation import names
 from trainops.knowledge.apivalidation.formats import Errors, is_int, parse_quantity
 from trainops.knowledge.apivalidation.go_quantity import Quantity
@@ -63,7 +64,9 @@ _MPI_MASTER = "master"
 
 
 def webhook_check(doc: dict) -> Errors:
-    return validate_job_create(default(doc))
+    """What validatejob.volcano.sh refuses of a Job it sees, once mutatejob.volcano.sh has
+    defaulted it."""
+    return validate_job_create(default(doc)) if seen(doc) else []
 
 
 def default(doc: dict) -> dict:

@@ -5,6 +5,7 @@ Open) reads the cluster and is left out."""
 
 from __future__ import annotations
 
+from trainops.knowledge.admission.volcano.selector import seen
 from trainops.knowledge.apivalidation.formats import Errors
 from trainops.model.shape import mapping
 
@@ -23,7 +24,9 @@ def _both(topology: object) -> bool:
 
 
 def webhook_check(doc: dict) -> Errors:
-    """validateNetworkTopology."""
+    """validateNetworkTopology, of a PodGroup validatepodgroup.volcano.sh sees."""
+    if not seen(doc):
+        return []
     spec = mapping(doc.get("spec"))
     errors: Errors = []
     if _both(spec.get("networkTopology")):

@@ -7,6 +7,8 @@ children and siblings' sums, another Queue's hierarchy under this one) is left o
 
 from __future__ import annotations
 
+import copy
+
 from trainops.knowledge.apivalidation.formats import Errors, parse_quantity
 from trainops.knowledge.apivalidation.go_quantity import Quantity
 from trainops.model.shape import mapping
@@ -21,7 +23,9 @@ _ROOT = "requestBody"  # the field.Path validateQueue builds its errors' paths f
 
 
 def webhook_check(doc: dict) -> Errors:
-    """AdmitQueues' errors as their aggregate: validateQueue's, else the parent's own check."""
+    """AdmitQueues' errors as their aggregate, of the Queue mutatequeue.volcano.sh has
+    defaulted: validateQueue's, else the parent's own check."""
+    doc = default(doc)
     errors = validate_queue(doc)
     if errors:
         return errors
@@ -30,6 +34,20 @@ def webhook_check(doc: dict) -> Errors:
     if parent not in (None, "", "root") and parent == name:
         return [("spec.parent", f"queue {name} cannot use itself as parent")]
     return []
+
+
+def default(doc: dict) -> dict:
+    """pkg/webhooks/admission/queues/mutate/mutate_queue.go createQueuePatch: a hierarchy and
+    its weights both set, the hierarchy not under root, gain root and its weight 1 in front.
+    (Reclaimable and the weight are defaulted too; no check reads them.)"""
+    annotations = mapping(mapping(doc.get("metadata")).get("annotations"))
+    hierarchy = str(annotations.get(HIERARCHY) or "")
+    weights = str(annotations.get(WEIGHTS) or "")
+    if not hierarchy or not weights or hierarchy.startswith("root"):
+        return doc
+    doc = copy.deepcopy(doc)
+    doc["metadata"]["annotations"].update({HIERARCHY: f"root/{hierarchy}", WEIGHTS: f"1/{weights}"})
+    return doc
 
 
 def validate_queue(doc: dict) -> Errors:
