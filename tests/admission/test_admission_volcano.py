@@ -10,10 +10,18 @@ from trainops.knowledge.admission.volcano.jobs import validate as jobs
 from trainops.knowledge.admission.volcano.podgroups import validate as podgroups
 from trainops.knowledge.admission.volcano.queues import validate as queues
 
+
+def _task_topology_policy(task: dict) -> list[tuple[str, str]]:
+    message = jobs.topology_policy(task, 0)
+    return [("topologyPolicy", message)] if message else []
+
+
 # Each table's port: the function its upstream test calls (validateJobCreate without the
-# mutating defaults, AdmitQueues on CREATE, Validate of a PodGroup).
+# mutating defaults, validateTaskTopoPolicy of task 0, AdmitQueues on CREATE, Validate of a
+# PodGroup).
 PORTS = {
     "job": jobs.validate_job_create,
+    "task-topology-policy": _task_topology_policy,
     "queue": queues.webhook_check,
     "podgroup": podgroups.webhook_check,
 }

@@ -157,7 +157,7 @@ def validate_job_create(doc: dict) -> Errors:
                     f"create pod with name {pod_name} validate failed [{' '.join(problems)}];",
                 )
             )
-        if message := _topology_policy(task, index):
+        if message := topology_policy(task, index):
             errors.append((f"{where}.topologyPolicy", message))
         if message := _partition_policy(task, job_name):
             errors.append((f"{where}.partitionPolicy", message))
@@ -340,7 +340,7 @@ def _volumes(volumes: object) -> str:
     return ""
 
 
-def _topology_policy(task: dict, index: int) -> str:
+def topology_policy(task: dict, index: int) -> str:
     """validateTaskTopoPolicy: with a topology policy other than none, every container and init
     container requests whole CPUs (its limits standing for requests it does not set)."""
     if task.get("topologyPolicy") in (None, "", "none"):
