@@ -15,7 +15,7 @@ from helpers import REPO, run_trainops
 
 RULES = (
     "capacity,controller-interplay,shared-volume-writers,sync-phases,"
-    "rbac-risk,webhook-reach,elastic-spot"
+    "rbac-risk,webhook-reach,elastic-spot,gitops-lifecycle"
 )
 
 
@@ -136,6 +136,19 @@ def as_found(mirror, tmp_path_factory) -> list[dict]:
         '          rdzvConf:\n            - {key: read_timeout, value: "600"}\n',
         "",
     )
+    # Review 1, 2. The Volcano Queues in the workloads layer, beside the Volcano Job naming one.
+    queues = repo / "overlays/volcano/platform/volcano-queues.yaml"
+    job = repo / "components/volcano-training/volcano-job.yaml"
+    job.write_text(job.read_text() + "---\n" + queues.read_text())
+    queues.unlink()
+    _edit(repo, "overlays/volcano/platform/kustomization.yaml", "  - volcano-queues.yaml\n", "")
+    # Review 1, 3. The Volcano Job relying on Flux's force.
+    _edit(
+        repo,
+        "components/volcano-training/volcano-job.yaml",
+        "kustomize.toolkit.fluxcd.io/ssa: IfNotPresent",
+        "kustomize.toolkit.fluxcd.io/force: enabled",
+    )
     done = run_trainops("validate", "--format", "json", "--select", RULES, cwd=repo)
     assert done.returncode == 1, done.stdout + done.stderr
     return json.loads(done.stdout)
@@ -149,7 +162,30 @@ def test_1_volcano_hooks_under_argo_cd_sync_after_their_namespace(as_found):
     """Not reproduced at the pinned Argo CD v3.5.1: gitops-engine moves the volcano-system
     Namespace of the same Application before the PreSync hooks in it (sync_tasks.go Sort), so the
     simulation finds nothing to refuse; test_sync_phases.py shows what it does refuse."""
-    assert not [f for f in as_found if f["rule"] == "sync-phases"]
+    assert not [
+        f for f in as_found if f["rule"] == "sync-phases" and "volcano-system" in f["object"]
+    ]
+
+
+VOLCANO_JOB = "components/volcano-training/volcano-job.yaml"
+
+
+def test_review_1_2_volcano_job_synced_with_its_queue(as_found):
+    """Volcano v1.15.1 admit_job.go validateJobCreate: the Job's Queue must exist and be Open."""
+    found = _at(as_found, "sync-phases", VOLCANO_JOB)
+    assert sorted(f["message"].split(" applies")[0] for f in found) == [
+        "Application trainops-volcano-workloads",
+        "Kustomization trainops-workloads",
+    ]
+    assert all(f["path"] == "spec.queue" for f in found)
+    assert all("Queue bookstore-ml exists with status.state Open" in f["message"] for f in found)
+
+
+def test_review_1_3_volcano_job_relying_on_flux_force(as_found):
+    """Volcano's update denial is no immutable error for fluxcd/pkg ssa IsImmutableError."""
+    [found] = _at(as_found, "gitops-lifecycle", VOLCANO_JOB)
+    assert found["path"] == "metadata.annotations.kustomize.toolkit.fluxcd.io/ssa"
+    assert "(force does not help)" in found["message"]
 
 
 def test_2_kind_quota_beyond_the_node_and_no_wait_for_pods_ready(as_found):

@@ -330,9 +330,9 @@ def test_only_volcano_gang_schedules_the_pytorchjob_with_volcano(overlays):
             assert "--gang-scheduler-name=volcano" in args
             replicas = sum(r["replicas"] for r in job["spec"]["pytorchReplicaSpecs"].values())
             # Its PodGroup goes to a Volcano queue of its own, bounded by Kueue's quota; the
-            # Volcano Job's queue has a capability for that Job alone.
+            # Volcano Job's queue has a capability for that Job alone. Both are in the platform.
             assert policy == {"minAvailable": replicas, "queue": "bookstore-ml-kueue"}
-            queue = only(overlays[(env, "workloads")], "Queue", "bookstore-ml-kueue")
+            queue = only(overlays[(env, "platform")], "Queue", "bookstore-ml-kueue")
             assert queue["apiVersion"] == "scheduling.volcano.sh/v1beta1"
             assert "capability" not in queue["spec"]
             role = only(overlays[(env, "operators")], "ClusterRole", "training-operator")

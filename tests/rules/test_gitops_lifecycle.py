@@ -55,7 +55,20 @@ def test_bad_synced_jobs_and_crds():
     assert [p for p, _ in by_object["PyTorchJob/train-pt"]] == [
         "spec.runPolicy.ttlSecondsAfterFinished"
     ]
-    assert [p for p, _ in by_object["Job/train-volcano"]] == ["spec.ttlSecondsAfterFinished"]
+    # As the repository had it: a Volcano Job relying on Flux's force, which never recreates it
+    # after Volcano's update denial (no immutable error for fluxcd/pkg ssa IsImmutableError).
+    assert by_object["Job/train-volcano"][0] == (
+        "metadata.annotations.kustomize.toolkit.fluxcd.io/ssa",
+        "Job train-volcano is synced by Flux, whose force recreates only what the API refuses as "
+        "immutable, and its webhook refuses a changed spec with a plain denial (volcano-sh/volcano "
+        "v1.15.1 pkg/webhooks/admission/jobs/validate/admit_job.go validateJobUpdate: only "
+        "minAvailable, tasks[*].replicas and priorityClassName may change) (force does not help): "
+        "every change in git fails the Kustomization until someone deletes the job",
+    )
+    assert [p for p, _ in by_object["Job/train-volcano"]] == [
+        "metadata.annotations.kustomize.toolkit.fluxcd.io/ssa",
+        "spec.ttlSecondsAfterFinished",
+    ]
     assert [p for p, _ in by_object["RayJob/train-ray"]] == ["spec.shutdownAfterJobFinishes"]
     assert by_object["CustomResourceDefinition/widgets.example.com"] == [
         (

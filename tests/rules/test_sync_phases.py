@@ -71,6 +71,25 @@ def test_flux_dependencies_namespaces_and_waiting(found):
     assert not [obj for obj, _ in messages if obj.startswith("Deployment/")]
 
 
+def test_a_volcano_job_applied_with_or_before_its_queue_is_open(found):
+    """Volcano v1.15.1 admit_job.go validateJobCreate admits a Job only into an existing, Open
+    Queue, which Volcano's controller opens after creation: the shipped volcano environment
+    synced both in its workloads layer."""
+    argo = [m for obj, path, m in found["argocd-found"] if obj == "Job/runs/train"]
+    assert argo == [
+        "Application volcano applies Job train, which is admitted only once Queue q exists with "
+        "status.state Open (volcano-sh/volcano v1.15.1 pkg/webhooks/admission/jobs/validate/"
+        "admit_job.go validateJobCreate), and Queue q comes in the same Application at wave "
+        "Sync/0: the first sync fails until a retry finds it ready"
+    ]
+    flux = sorted(m for obj, path, m in found["flux-found"] if obj == "Job/runs/train")
+    assert len(flux) == 2
+    assert flux[0].startswith("Kustomization volcano applies Job train,")
+    assert "from the same Kustomization, which applies both" in flux[0]
+    assert flux[1].startswith("Kustomization volcano-jobs applies Job train,")
+    assert "from Kustomization volcano-queues, which is Ready without waiting" in flux[1]
+
+
 def test_the_fixed_entry_points_are_clean(found):
     assert "argocd-fixed" not in found and "flux-fixed" not in found
 

@@ -13,6 +13,11 @@ What it catches:
     Application syncing such jobs without `ApplyOutOfSyncOnly=true`. Argo CD hooks (its own
     `argocd.argoproj.io/hook`, or Helm's `helm.sh/hook`, which it maps onto its hooks) run per sync
     and are exempt from the Argo CD side, not from Flux's, which ignores them;
+  - under Flux, a job whose webhook refuses a changed spec with a plain denial rather than an
+    immutable-field error (a Volcano Job: knowledge/admission_needs.py UPDATE_REFUSED), unless
+    it is created once (`kustomize.toolkit.fluxcd.io/ssa: IfNotPresent`): force recreates only
+    after a Conflict, an Invalid or an "immutable" message (fluxcd/pkg ssa v0.76.1
+    errors/immutable.go IsImmutableError), so a change fails the Kustomization for good;
   - a CustomResourceDefinition a GitOps tool may delete: Argo CD needs `Prune=false` and
     `Delete=false` in its sync-options annotation, a pruning Flux Kustomization needs
     `kustomize.toolkit.fluxcd.io/prune: disabled`;
@@ -35,7 +40,8 @@ closed for kinds nobody needs makes every write of those kinds (every Pod, Deplo
 depend on one controller replica.
 
 How to fix: drop the TTL (the finished job is the record of the run); add the annotations
-(components/server-side-crds marks CRDs); generate the ConfigMap with kustomize's name hash; delete
+(components/server-side-crds marks CRDs; a job whose updates its webhook refuses is created once
+under Flux, and a new run gets a new name); generate the ConfigMap with kustomize's name hash; delete
 the webhooks of disabled integrations (operators/kueue/webhooks-patch.yaml), or narrow them with a
 selector. Sources: Argo CD sync options (argo-cd docs/user-guide/sync-options.md), Flux's apply
 annotations (kustomize-controller docs/spec/v1/kustomizations.md), KubeRay's RayJob quick start
@@ -48,6 +54,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from trainops.knowledge.admission_needs import FLUX_SSA, UPDATE_REFUSED
 from trainops.knowledge.kueue import kueue_configuration
 from trainops.knowledge.pod_templates import templates_of
 from trainops.model.findings import Finding, Severity
@@ -222,7 +229,20 @@ def _job_findings(
             f"metadata.annotations.{ARGO_OPTIONS}",
             f"annotate {ARGO_OPTIONS}: Replace=true,Force=true",
         )
-    if syncers.flux and _flux_setting(obj, FLUX_FORCE) != "enabled":
+    refused = UPDATE_REFUSED.get((obj.group, obj.kind))
+    if syncers.flux and refused and _flux_setting(obj, FLUX_SSA) != "ifnotpresent":
+        relied = " (force does not help)" if _flux_setting(obj, FLUX_FORCE) == "enabled" else ""
+        yield _finding(
+            rendered,
+            obj,
+            f"{obj.kind} {obj.name} is synced by Flux, whose force recreates only what the API "
+            f"refuses as immutable, and its webhook refuses a changed spec with a plain denial "
+            f"({refused}){relied}: every change in git fails the Kustomization until someone "
+            "deletes the job",
+            f"metadata.annotations.{FLUX_SSA}",
+            f"annotate {FLUX_SSA}: IfNotPresent (Flux creates it once) and name each new run",
+        )
+    elif syncers.flux and not refused and _flux_setting(obj, FLUX_FORCE) != "enabled":
         yield _finding(
             rendered,
             obj,

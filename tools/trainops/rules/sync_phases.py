@@ -18,6 +18,12 @@ namespace; an app of apps' Applications by wave) and each Flux Kustomization (`d
   or from a Kustomization it does not depend on or that does not wait (`wait: true` or a health
   check of that Deployment). Within one Kustomization Flux applies webhook configurations after
   everything else of their stage, so they admit nothing of their own first apply;
+- an object an operator's webhook admits only once another object exists and is ready (a Volcano
+  Job's Queue, Open: knowledge/admission_needs.py NEEDS), applied at the same Argo CD phase and
+  wave as that object or before it (the same Application, or one of the same or a later wave), or
+  under Flux from the same Kustomization, one it does not depend on, or one that does not wait
+  for that object's state (`wait: true` or a health check, with a `healthCheckExprs` entry for
+  its kind: Flux reads a custom resource without conditions as ready at once);
 - a Flux `dependsOn` naming a Kustomization the environment does not define: the dependent is
   never applied.
 
@@ -28,7 +34,8 @@ run out; a hook that cannot start stalls its phase forever.
 How to fix: keep a Namespace in the Application or Kustomization that fills it (gitops-engine
 creates it first, before hooks too), or give the Application a destination namespace with
 `CreateNamespace=true`; move what pods need to an earlier wave or layer; put webhook backends in
-an earlier wave, or an earlier Kustomization with `wait: true` that the others depend on.
+an earlier wave, or an earlier Kustomization with `wait: true` that the others depend on; put
+what a webhook needs ready in an earlier layer that waits for its health.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from trainops.knowledge import kueue
+from trainops.knowledge.admission_needs import Need, matches, needs_of
 from trainops.knowledge.network.services import services
 from trainops.knowledge.pod_templates import templates_of
 from trainops.knowledge.sync_phases import (
@@ -305,6 +313,26 @@ def _argo_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                         f"apply {kind} {needed} at an earlier phase or wave than {obj.kind} "
                         f"{obj.name}",
                     )
+            for need, needed in needs_of(obj):
+                mine = [
+                    s
+                    for s in app.steps
+                    if s.obj is not None
+                    and matches(need, s.obj, step.namespace, needed)
+                    and s.point >= step.point
+                ]
+                theirs = [
+                    a.obj.name
+                    for a in same + later
+                    if any(matches(need, o, step.namespace, needed) for o in a.objects)
+                ]
+                if mine or theirs:
+                    when = (
+                        f"in the same Application at {mine[0].describe()}"
+                        if mine
+                        else f"in Application {', '.join(theirs)}, of the same or a later wave"
+                    )
+                    yield _need_finding(rendered, obj, need, needed, f"{name} applies", when)
             for webhook in creating(obj):
                 if not webhook.selects(obj, labels):
                     continue
@@ -334,6 +362,21 @@ def _argo_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                         "apply the webhook's backend in an earlier wave (Argo CD waits for it "
                         "to be healthy)",
                     )
+
+
+def _need_finding(
+    rendered: Rendered, obj: K8sObject, need: Need, needed: str, who: str, when: str
+) -> Finding:
+    kind = need.needed[1]
+    return _finding(
+        rendered,
+        obj,
+        f"{who} {obj.kind} {obj.name}, which is admitted only once {kind} {needed} exists "
+        f"with {need.ready} ({need.upstream}), and {kind} {needed} comes {when}: the first "
+        "sync fails until a retry finds it ready",
+        ".".join(need.field),
+        f"apply {kind} {needed} at an earlier wave or layer, waiting for its health",
+    )
 
 
 def _ns(app: _App) -> set[str]:
@@ -422,6 +465,23 @@ def _flux_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                     "metadata.namespace",
                     "add the Kustomization creating the namespace to dependsOn",
                 )
+            for need, needed in needs_of(obj):
+                found = [
+                    home[id(o)]
+                    for o in everything
+                    if matches(need, o, obj.namespace, needed) and id(o) in home
+                ]
+                # Reported only when no Kustomization defining it makes it ready in time; its
+                # own Kustomization's reason first, then a dependency's.
+                reasons = [
+                    _flux_unready(kustomizations, key, before, owner, need, needed)
+                    for owner in sorted(set(found), key=lambda o: (o != key, o not in before, o))
+                ]
+                first = reasons[0] if reasons and all(reasons) else None
+                if first:
+                    yield _need_finding(
+                        rendered, obj, need, needed, f"Kustomization {k.name} applies", first
+                    )
             for webhook in creating(obj):
                 if not webhook.selects(obj, labels):
                     continue
@@ -460,6 +520,34 @@ def _flux_findings(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                         "kind",
                         "depend on the backend's Kustomization and give that one wait: true",
                     )
+
+
+def _flux_unready(kustomizations, key, before, owner, need: Need, needed: str) -> str | None:
+    """Why the needed object, from Kustomization `owner`, may not be ready when Kustomization
+    `key` applies what needs it (None: it is). Without a healthCheckExprs entry for its kind Flux
+    reads a custom resource without conditions as current at once (kstatus), so `wait: true`
+    alone does not wait for its state."""
+    if owner == key:
+        return "from the same Kustomization, which applies both without waiting between them"
+    if owner not in before:
+        return f"from Kustomization {owner[1]}, which it does not depend on"
+    spec = mapping(kustomizations[owner].doc.get("spec"))
+    checked = spec.get("wait") is True or any(
+        c.get("kind") == need.needed[1] and c.get("name") == needed
+        for c in mappings(spec.get("healthChecks"))
+    )
+    group, kind = need.needed
+    expressed = any(
+        c.get("kind") == kind and str(c.get("apiVersion", "")).split("/")[0] == group
+        for c in mappings(spec.get("healthCheckExprs"))
+    )
+    if not checked or not expressed:
+        return (
+            f"from Kustomization {owner[1]}, which is Ready without waiting for its "
+            f"{need.ready} (wait: true or a health check, and a healthCheckExprs entry for "
+            f"{kind})"
+        )
+    return None
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
