@@ -15,7 +15,7 @@ from helpers import REPO, run_trainops
 
 RULES = (
     "capacity,controller-interplay,shared-volume-writers,sync-phases,"
-    "rbac-risk,webhook-reach,elastic-spot,gitops-lifecycle"
+    "rbac-risk,webhook-reach,elastic-spot,gitops-lifecycle,schedulable"
 )
 
 
@@ -149,9 +149,48 @@ def as_found(mirror, tmp_path_factory) -> list[dict]:
         "kustomize.toolkit.fluxcd.io/ssa: IfNotPresent",
         "kustomize.toolkit.fluxcd.io/force: enabled",
     )
+    # Review 2, 1. The GPU flavors tolerating the GPU taint, declaring no nodeTaints.
+    _edit(
+        repo,
+        "components/cloud-eks/kustomization.yaml",
+        "path: /spec/nodeTaints\n        value:\n          - {key: nvidia.com/gpu, value:",
+        "path: /spec/tolerations\n        value:\n          - {key: nvidia.com/gpu, operator: Equal, value:",
+    )
+    for name in ("gpu-time-slicing/gpu-shared-flavor.yaml", "gpu-mig/gpu-mig-flavor.yaml"):
+        _edit(
+            repo,
+            f"components/{name}",
+            '  nodeTaints:\n    - {key: nvidia.com/gpu, value: "true", effect: NoSchedule}',
+            "  tolerations:\n    - {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}",
+        )
+    # Review 2, 2. Volcano's controllers given the training namespace's Secrets.
+    (repo / "overlays/volcano/platform/volcano-job-secrets.yaml").write_text(VOLCANO_JOB_SECRETS)
+    _edit(
+        repo,
+        "overlays/volcano/platform/kustomization.yaml",
+        "  - ../../kind/platform\n",
+        "  - ../../kind/platform\n  - volcano-job-secrets.yaml\n",
+    )
     done = run_trainops("validate", "--format", "json", "--select", RULES, cwd=repo)
     assert done.returncode == 1, done.stdout + done.stderr
     return json.loads(done.stdout)
+
+
+VOLCANO_JOB_SECRETS = """apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: volcano-job-secrets, namespace: bookstore-ml}
+rules:
+  - apiGroups: [""]
+    resources: [secrets]
+    verbs: [get, create, update, delete]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: volcano-job-secrets, namespace: bookstore-ml}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: volcano-job-secrets}
+subjects:
+  - {kind: ServiceAccount, name: volcano-controllers, namespace: volcano-system}
+"""
 
 
 def _at(found: list[dict], rule: str, file: str) -> list[dict]:
@@ -301,3 +340,23 @@ def test_43_7_elastic_job_fails_when_its_rendezvous_host_is_reclaimed(as_found):
         "60s for as long as the replacement takes" in found["message"]
     )
     assert found["path"] == "spec.runPolicy.backoffLimit"
+
+
+def test_review_2_1_gpu_flavors_admit_cpu_only_jobs(as_found):
+    found = [f for f in as_found if f["rule"] == "schedulable" and "nodeTaints" in f["message"]]
+    assert sorted(f["message"].split(" selects")[0] for f in found) == [
+        "flavor gpu",
+        "flavor gpu-mig",
+        "flavor gpu-shared",
+    ]
+    assert all(f["environments"] == ["gpu"] for f in found)
+    assert all("checkFlavorForPodSets" in f["message"] for f in found)
+
+
+def test_review_2_2_volcano_secrets_no_job_uses(as_found):
+    [found] = _at(as_found, "rbac-risk", "overlays/volcano/platform/volcano-job-secrets.yaml")
+    assert found["message"].startswith(
+        "Role volcano-job-secrets grants secrets get/create/update/delete in namespace "
+        "bookstore-ml to ServiceAccount volcano-system/volcano-controllers"
+    )
+    assert "ssh plugin" in found["message"]

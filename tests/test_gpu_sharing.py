@@ -84,7 +84,14 @@ spec:
 """
 
 
-def _environment(tmp_path, components: list[str], resource: str):
+# The GPU flavors declare the GPU node groups' taint as nodeTaints: Kueue admits into them only
+# pods that tolerate it.
+TOLERATION = """      restartPolicy: Never
+      tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+"""
+
+
+def _environment(tmp_path, components: list[str], resource: str, tolerating: bool = True):
     repository = load_config(REPO / "trainops.yaml", RULES)
     files = {
         "trainops.yaml": yaml.safe_dump(
@@ -95,7 +102,10 @@ def _environment(tmp_path, components: list[str], resource: str):
                 "images": repository.images,
             }
         ),
-        "env/workloads/job.yaml": JOB.replace("RESOURCE", resource),
+        "env/workloads/job.yaml": JOB.replace("RESOURCE", resource).replace(
+            "      restartPolicy: Never\n",
+            TOLERATION if tolerating else "      restartPolicy: Never\n",
+        ),
     }
 
     def relative(path: str, layer: str) -> str:
@@ -147,7 +157,7 @@ def test_sharing_components_compose_alone_or_together(renderer, tmp_path, compon
 
 
 def test_a_shared_gpu_asked_of_a_queue_without_the_component_is_never_admitted(renderer, tmp_path):
-    config = _environment(tmp_path, [], "nvidia.com/mig-1g.10gb")
+    config = _environment(tmp_path, [], "nvidia.com/mig-1g.10gb", tolerating=False)
     outcome = validate(
         [Root(p) for p in kustomization.configured_roots(config)],
         renderer,

@@ -59,3 +59,22 @@ def test_every_class_in_a_namespace(findings_of):
         in (debugger[0][1])
     )
     assert "grants nodes/proxy get" in debugger[1][1]
+
+
+def test_volcano_secrets_where_no_job_uses_ssh(findings_of):
+    """The Role shipped for Volcano's controllers in a namespace whose Volcano Job uses pytorch:
+    only the ssh plugin (which mpi brings) calls the Secrets API."""
+    found = findings_of("rbac-risk", "bad-volcano.yaml")
+    assert [(f.object, f.path) for f in found] == [
+        (ObjectRef(RBAC, "Role", "bookstore-ml", "volcano-job-secrets"), "rules[0]")
+    ]
+    assert found[0].message.startswith(
+        "Role volcano-job-secrets grants secrets get/create/update/delete in namespace "
+        "bookstore-ml to ServiceAccount volcano-system/volcano-controllers (RoleBinding "
+        "volcano-job-secrets) for the Volcano Job ssh plugin"
+    )
+    assert "pkg/controllers/job/plugins/ssh/ssh.go" in found[0].message
+
+
+def test_volcano_secrets_where_a_job_uses_mpi(findings_of):
+    assert findings_of("rbac-risk", "good-volcano.yaml") == []

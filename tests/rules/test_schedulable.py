@@ -123,3 +123,35 @@ def test_time_sliced_nodes_offer_no_whole_gpu():
 
 def test_gpu_sharing_fixed_is_clean():
     assert not [f for f in configured_findings("schedulable", SHARING) if f[0] == "after"]
+
+
+TAINTS = RULE_FIXTURES / "schedulable" / "flavor-taints" / "trainops.yaml"
+
+
+def test_a_gpu_flavor_without_node_taints_admits_cpu_only_jobs():
+    """The gpu environment as shipped: GPU flavors tolerating the GPU taint instead of declaring
+    it as nodeTaints, after CPU flavors in one ClusterQueue."""
+    found = [
+        (path, message)
+        for env, obj, path, message in configured_findings("schedulable", TAINTS)
+        if env == "before" and obj == "ClusterQueue/team-cq"
+    ]
+    assert [path for path, _ in found] == [
+        "spec.resourceGroups[0].flavors[2]",
+        "spec.resourceGroups[0].flavors[3]",
+    ]
+    gpu, mig = (message for _, message in found)
+    assert gpu.startswith(
+        "flavor gpu selects pool gpu, tainted nvidia.com/gpu=true:NoSchedule for pods requesting "
+        "nvidia.com/gpu, but does not declare the taint in its nodeTaints (or tolerates it "
+        "itself): Kueue admits into it a job that requests none of it and does not tolerate the "
+        "taint once default-flavor, spot, gpu-mig cannot hold it"
+    )
+    assert "checkFlavorForPodSets" in gpu
+    assert mig.startswith("flavor gpu-mig selects pool gpu-mig, tainted nvidia.com/gpu=true")
+
+
+def test_gpu_flavors_with_node_taints_are_clean():
+    """nodeTaints on the GPU flavors, the toleration in the GPU pods; the spot flavor's own
+    toleration is no finding (its pools offer only CPU and memory)."""
+    assert [f for f in configured_findings("schedulable", TAINTS) if f[0] == "after"] == []

@@ -18,11 +18,15 @@ A grant is judged where its binding puts it: a ClusterRole bound by a ClusterRol
 in every namespace; a Role, or a ClusterRole bound by a RoleBinding, in that binding's namespace
 only, where reading Secrets (an operator's own certificate) is no escalation and is not reported.
 A role no binding in the environment names grants nothing and is not judged.
+
+Some grants serve one feature of an operator's code only (FEATURE_GRANTS): given to that
+operator's service account where nothing of the environment uses the feature, they are an
+escalation path and nothing else.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from trainops.model.objects import K8sObject
@@ -55,6 +59,80 @@ class Binding:
     obj: K8sObject
     subjects: tuple[str, ...]
     namespace: str | None  # None: every namespace (a ClusterRoleBinding)
+
+
+@dataclass(frozen=True)
+class FeatureGrant:
+    """A grant an operator's service account needs for one feature of its code only."""
+
+    subject: str  # as a binding names it: "ServiceAccount <namespace>/<name>"
+    api_group: str
+    resource: str
+    feature: str  # what uses it, for the message
+    upstream: str  # where the pinned code says so
+    uses: Callable[[K8sObject], bool]  # whether an object (of the grant's namespace) uses it
+
+
+def _volcano_job_with_ssh(obj: K8sObject) -> bool:
+    plugins = mapping(mapping(obj.doc.get("spec")).get("plugins"))
+    return (
+        obj.group == "batch.volcano.sh"
+        and obj.kind == "Job"
+        and bool({"ssh", "mpi"} & set(plugins))
+    )
+
+
+FEATURE_GRANTS = (
+    # Volcano v1.15.1: in pkg/controllers/job only the ssh plugin calls the Secrets API
+    # (pkg/controllers/job/plugins/ssh/ssh.go, OnJobAdd and OnJobDelete: a Secret of SSH keys named
+    # after the Job, in its namespace); a Job gets the plugin from its own `plugins` or, for
+    # `mpi`, from the admission webhook (pkg/webhooks/admission/jobs/mutate/mutate_job.go,
+    # patchDefaultPlugins, which adds `svc` for pytorch, tensorflow and mpi, `ssh` for mpi only).
+    FeatureGrant(
+        "ServiceAccount volcano-system/volcano-controllers",
+        "",
+        "secrets",
+        "the Volcano Job ssh plugin (a Volcano Job with plugin ssh, or mpi, which brings it)",
+        "Volcano v1.15.1 pkg/controllers/job/plugins/ssh/ssh.go, the controllers' only Job "
+        "Secret calls; mutate_job.go patchDefaultPlugins adds ssh for mpi only",
+        _volcano_job_with_ssh,
+    ),
+)
+
+
+@dataclass(frozen=True)
+class UnusedGrant:
+    index: int  # of the rule in the role's `rules`
+    grant: str
+    binding: Binding
+    feature: FeatureGrant
+
+
+def unused_feature_grants(
+    role: K8sObject, bound: list[Binding], objects: list[K8sObject]
+) -> list[UnusedGrant]:
+    """The FEATURE_GRANTS that `role`'s rules give, through `bound`, to the service account that
+    needs them for a feature no object in the binding's reach (its namespace, or everywhere for a
+    ClusterRoleBinding) uses."""
+    found = []
+    for binding in bound:
+        reach = [
+            o for o in objects if binding.namespace is None or o.namespace == binding.namespace
+        ]
+        for feature in FEATURE_GRANTS:
+            if feature.subject not in binding.subjects or any(feature.uses(o) for o in reach):
+                continue
+            for index, rule in indexed_mappings(role.doc.get("rules")):
+                groups, resources = strings(rule.get("apiGroups")), strings(rule.get("resources"))
+                verbs = strings(rule.get("verbs"))
+                if (
+                    verbs
+                    and _matches(groups, feature.api_group)
+                    and _matches(resources, feature.resource)
+                ):
+                    grant = f"{feature.resource} {'/'.join(verbs)}"
+                    found.append(UnusedGrant(index, grant, binding, feature))
+    return found
 
 
 def _matches(values: list[str], wanted: str) -> bool:

@@ -8,7 +8,10 @@ bind or impersonate verbs; the proxy subresource of Nodes; token requests (servi
 create); approving certificate requests (signers approve); a wildcard in apiGroups, resources or
 verbs. Each finding names the grant, the role and whom its bindings give it to. Reading Secrets
 in one namespace (an operator's own webhook certificate) is not reported; nor is a role no
-binding names.
+binding names. Also a grant an operator's code needs for one feature only, given to its service
+account where nothing of the environment uses that feature: Secrets for Volcano's controllers
+(only the Volcano Job `ssh` plugin, which `mpi` brings, calls the Secrets API) where no Volcano
+Job uses `ssh` or `mpi`.
 
 Why it matters: an operator's service account token sits in its pod; whoever takes over that pod
 (a flaw in the operator, a poisoned image) holds every grant of its roles. With Secrets read in
@@ -44,6 +47,7 @@ HINT = (
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     bindings = cluster.memo("rbac bindings", lambda c: rbac.bindings_of(c.objects()))
+    objects = cluster.memo("rbac objects", lambda c: list(c.objects()))
     for role in rendered.objects:
         if role.group != rbac.GROUP or role.kind not in ("ClusterRole", "Role"):
             continue
@@ -72,6 +76,21 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
                     f"rules[{grant.index}]",
                     HINT,
                 )
+
+        for unused in rbac.unused_feature_grants(role, bound, objects):
+            if any(index == unused.index for index, _ in reported):
+                continue  # reported above as a risk already
+            yield on_object(
+                ID,
+                SEVERITY,
+                rendered.root,
+                role,
+                f"{role.kind} {role.name} grants {unused.grant} {_where([unused.binding])} to "
+                f"{_whom([unused.binding])} for {unused.feature.feature}, which nothing there "
+                f"uses ({unused.feature.upstream}): an escalation path and nothing else",
+                f"rules[{unused.index}]",
+                "remove the grant (and its binding) until a workload uses that feature",
+            )
 
 
 def _where(group: list[rbac.Binding]) -> str:

@@ -22,13 +22,22 @@ an environment without a profile is not checked):
   taint, or the spot pool has none): its quota says on-demand, its node is reclaimable;
 - a ClusterQueue nominal quota above what the pools of that flavor (its nodeLabels matched, its
   tolerations applied) can hold at their maximum size: admitted pods would wait for nodes.
+- a flavor of a ClusterQueue's resource group with other flavors, selecting pools of special
+  hardware (an allocatable resource beyond CPU and memory, such as GPUs) tainted to keep off
+  pods that do not ask for it, without that taint among its nodeTaints (or tolerating it
+  itself): Kueue tests only a flavor's nodeTaints against the pod's tolerations
+  (flavorassigner.go, checkFlavorForPodSets, Kueue v0.18.6) and only the requested resources
+  against its quota, so a CPU-only job is admitted into it once the flavors before it are full,
+  and its pods then take the GPU nodes (the flavor tolerating their taint) or wait for them.
 
 Why it matters: Kueue admits the job and holds its quota, and then its pods stay Pending
 because no node can take them — or a job meant for on-demand capacity is lost to a spot reclaim.
 
 How to fix: select the cloud's real node labels in the ResourceFlavors (components/cloud-*),
 let the flavor, not the pod template, carry the spot toleration, size requests to the pools'
-allocatable, and keep nominal quota within the pools' maximum size.
+allocatable, and keep nominal quota within the pools' maximum size. A flavor of special
+hardware declares its nodes' taint as nodeTaints (no tolerations) and the pods that use the
+hardware tolerate it in their templates.
 """
 
 from __future__ import annotations
@@ -176,10 +185,27 @@ def _quota_findings(
     defined = flavors.defined(cluster)
     groups = mapping(obj.doc.get("spec")).get("resourceGroups")
     for g, group in indexed_mappings(groups):
+        names = [str(e.get("name")) for e in mappings(group.get("flavors"))]
         for f, entry in indexed_mappings(group.get("flavors")):
             flavor = defined.get(str(entry.get("name")))
             if flavor is None:
                 continue
+            others = [n for n in names if n != entry.get("name")]
+            for pool, taint, special in flavors.unguarded_taints(flavor, profile) if others else []:
+                yield _finding(
+                    rendered,
+                    obj,
+                    f"flavor {entry.get('name')} selects pool {pool.name}, tainted "
+                    f"{profiles.show_taint(taint)} for pods requesting {', '.join(special)}, but "
+                    "does not declare the taint in its nodeTaints (or tolerates it itself): Kueue "
+                    "admits into it a job that requests none of it and does not tolerate the "
+                    f"taint once {', '.join(others)} cannot hold it, and its pods take or wait for "
+                    "those nodes (Kueue v0.18.6 flavorassigner.go, checkFlavorForPodSets tests only "
+                    "the flavor's nodeTaints, fitsResourceQuota only the requested resources)",
+                    f"spec.resourceGroups[{g}].flavors[{f}]",
+                    "declare the pools' taint in the flavor's nodeTaints, drop it from its "
+                    "tolerations, and tolerate it in the templates of the pods that use the hardware",
+                )
             pools = flavors.pools_of(flavor, profile, tolerated=True)
             for r, resource in indexed_mappings(entry.get("resources")):
                 name = resource.get("name")
