@@ -116,8 +116,9 @@ def test_kind_has_no_gpu_and_uses_local_dev_images(overlays):
 
 def test_gpu_goes_only_to_the_distributed_training_on_the_cuda_image(overlays):
     """The PyTorchJob's workers and the JobSet's ranks use their GPUs (CUDA image, NCCL); the Job
-    and the RayJob compute with NumPy/SciPy and stay on CPU. The GPU flavor, not the pods,
-    tolerates the GPU taint."""
+    and the RayJob compute with NumPy/SciPy and stay on CPU. The GPU flavors declare the GPU
+    nodes' taint (nodeTaints) and only the GPU pods tolerate it, so Kueue never admits a CPU job
+    into them (flavorassigner checks a flavor's nodeTaints against the pods' tolerations)."""
     for job in training_jobs(overlays, "gpu"):
         for path, template in pod_templates(job):
             for container in template["spec"]["containers"]:
@@ -127,7 +128,11 @@ def test_gpu_goes_only_to_the_distributed_training_on_the_cuda_image(overlays):
                     assert "/recommender-train-cuda:" in container["image"]
                 else:
                     assert gpus is None, (job["kind"], path)
-            assert not template["spec"].get("tolerations"), path
+            tolerated = {t["key"] for t in template["spec"].get("tolerations") or []}
+            if job["kind"] in ("PyTorchJob", "JobSet"):
+                assert GPU in tolerated, path
+            else:
+                assert not tolerated, path
 
 
 def test_gpu_torchrun_runs_one_process_per_gpu(overlays):
@@ -168,7 +173,8 @@ def test_gpu_cluster_queue_quota_holds_each_gang(overlays):
         if d["kind"] == "ResourceFlavor"
     }
     assert flavors["gpu"]["spec"]["nodeLabels"] == {"eks.amazonaws.com/nodegroup": "gpu"}
-    assert any(t["key"] == GPU for t in flavors["gpu"]["spec"]["tolerations"])
+    assert any(t["key"] == GPU for t in flavors["gpu"]["spec"]["nodeTaints"])
+    assert "tolerations" not in flavors["gpu"]["spec"]
     job = only(overlays[("gpu", "workloads")], "PyTorchJob")
     worker = job["spec"]["pytorchReplicaSpecs"]["Worker"]
     per_pod = parse_quantity(
@@ -191,8 +197,10 @@ def test_cloud_checkpoints_on_rwx_and_an_elastic_pytorchjob(overlays, env):
     )
     assert elastic["rdzvBackend"] == "c10d" and elastic["maxRestarts"] > 0
     worker = job["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]
-    # Kueue's spot flavor adds the toleration to the pods it admits there, and only to those.
-    assert "tolerations" not in worker and "affinity" not in worker
+    # Kueue's spot flavor adds the spot toleration to the pods it admits there, and only to
+    # those; the GPU workers tolerate the GPU taint themselves (the GPU flavors' nodeTaints).
+    assert "affinity" not in worker
+    assert {t["key"] for t in worker.get("tolerations") or []} <= {GPU, "sku"}
     assert (
         "--checkpoint-dir=/workspace/model/checkpoints/pytorchjob"
         in worker["containers"][0]["args"]
