@@ -185,14 +185,17 @@ def _judged_as_an_environment(top: Path, text: str, crd_catalog) -> Path:
 
 # Every kind trainops judges, as the repository writes it: the platform and workloads, and the
 # GitOps entry points (Argo CD Applications, Flux Kustomizations and sources), JobSets, MPIJobs
-# and Volcano's Jobs and Queues.
+# and Volcano's Jobs and Queues (the Queues in the volcano platform layer).
 EVERY_KIND = [
     doc
     for source in sorted(
-        path
-        for folder in ("base", "workloads", "gitops", "components")
-        for path in (REPO / folder).rglob("*.yaml")
-        if path.name != "kustomization.yaml"
+        [
+            path
+            for folder in ("base", "workloads", "gitops", "components")
+            for path in (REPO / folder).rglob("*.yaml")
+            if path.name != "kustomization.yaml"
+        ]
+        + [REPO / "overlays/volcano/platform/volcano-queues.yaml"]
     )
     for doc in yaml.safe_load_all(source.read_text())
     if isinstance(doc, dict) and "metadata" in doc
