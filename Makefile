@@ -54,7 +54,12 @@ durations: $(TEST_STAMP)
 
 # Every slice of the sliced proofs (each commit's `make test` checks one of them).
 slices: $(TEST_STAMP)
-	TRAINOPS_TEST_ALL_SLICES=1 $(BIN)/python -m pytest -p no:cacheprovider tests/test_crd_stubs.py -k every_root
+	TRAINOPS_TEST_ALL_SLICES=1 $(BIN)/python -m pytest -p no:cacheprovider \
+		tests/test_crd_stubs.py::test_every_root_of_the_repository_composes_byte_for_byte \
+		tests/test_crd_stubs.py::test_every_root_read_for_its_objects_holds_the_values_of_a_full_build \
+		tests/test_cache_faults.py::test_a_run_killed_at_any_point_leaves_what_gives_a_cold_runs_verdict \
+		tests/test_cache_faults.py::test_sigterm_ends_a_run_promptly_at_any_point_and_leaves_no_temporary_folder \
+		tests/test_wrong_types.py
 
 # Style, lint and types: ruff (config in pyproject.toml) on the tool, its tests, benchmarks and docs hook,
 # pyright in standard mode on the tool, and import-linter's contracts on the tool's import graph.

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import helpers
-from helpers import MIRROR, REPO
+from helpers import MIRROR, REPO, commit_slice
 
 ROOTS = ["overlays/kind/operators", "overlays/kind/platform", "overlays/kind/workloads"]
 TIMEOUT = 300  # past any render timeout: a hang fails here, not the suite
@@ -205,8 +205,16 @@ def test_a_truncated_file_in_a_checkout_is_found_and_checked_out_again(repo, col
 
 # Kill points spread over a cold run (a few seconds here): checking out, stubbing, rendering,
 # parsing, writing entries. The same points every run; a machine faster or slower than this one
-# moves what each interrupts, never what the next run must give.
+# moves what each interrupts, never what the next run must give. Each point costs a cold run and
+# its rerun, so each run of the suite checks one of SLICES slices of the points, chosen by the
+# commit (helpers.commit_slice: an early and a late point in each), and `make slices` checks all.
 KILL_AFTER_MS = [150, 400, 800, 1500, 3000, 6000]
+SIGTERM_AFTER_MS = KILL_AFTER_MS[:4]
+SLICES = 3
+
+
+def _points(points: list[int]) -> tuple[list[int], str]:
+    return commit_slice(points, SLICES, lambda after: after)
 
 
 def test_a_run_killed_at_any_point_leaves_what_gives_a_cold_runs_verdict(repo, cold, tmp_path):
@@ -215,7 +223,9 @@ def test_a_run_killed_at_any_point_leaves_what_gives_a_cold_runs_verdict(repo, c
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     env = {"TMPDIR": str(scratch)}
-    for after in KILL_AFTER_MS:
+    points, at = _points(KILL_AFTER_MS)
+    assert points, at
+    for after in points:
         cache = tmp_path / f"cache-{after}"
         killed = subprocess.Popen(
             command(),
@@ -229,9 +239,9 @@ def test_a_run_killed_at_any_point_leaves_what_gives_a_cold_runs_verdict(repo, c
         with contextlib.suppress(ProcessLookupError):
             os.killpg(killed.pid, signal.SIGKILL)
         killed.wait()
-        assert verdict(run(repo, cache, env=env)) == cold, f"after a kill at {after} ms"
+        assert verdict(run(repo, cache, env=env)) == cold, f"after a kill at {after} ms ({at})"
         left = [p.name for p in scratch.iterdir()]  # the killed run's, swept by the next
-        assert not left, f"the run killed at {after} ms left {left}"
+        assert not left, f"the run killed at {after} ms left {left} ({at})"
 
 
 def test_sigterm_ends_a_run_promptly_at_any_point_and_leaves_no_temporary_folder(
@@ -240,7 +250,9 @@ def test_sigterm_ends_a_run_promptly_at_any_point_and_leaves_no_temporary_folder
     # As found: a run blocked on a FIFO entry ignored SIGTERM; one ended by it left folders.
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    for after in KILL_AFTER_MS[:4]:
+    points, at = _points(SIGTERM_AFTER_MS)
+    assert points, at
+    for after in points:
         cache = tmp_path / f"cache-{after}"
         stopped = subprocess.Popen(
             command(),
@@ -254,10 +266,10 @@ def test_sigterm_ends_a_run_promptly_at_any_point_and_leaves_no_temporary_folder
         stopped.send_signal(signal.SIGTERM)
         _, stderr = stopped.communicate(timeout=60)
         # -15: ended before its handler was set (while importing), with nothing to remove yet.
-        assert stopped.returncode in (-15, 143, 0, 1), stderr
+        assert stopped.returncode in (-15, 143, 0, 1), (stderr, at)
         assert "Traceback" not in stderr
-        assert not list(scratch.iterdir()), f"SIGTERM at {after} ms left temporary folders"
-        assert verdict(run(repo, cache)) == cold
+        assert not list(scratch.iterdir()), f"SIGTERM at {after} ms left temporary folders ({at})"
+        assert verdict(run(repo, cache)) == cold, f"after SIGTERM at {after} ms ({at})"
 
 
 def test_a_stubbed_copy_whose_file_changed_is_not_taken(warm, monkeypatch):

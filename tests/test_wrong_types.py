@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, example, given, seed, settings
 from hypothesis import strategies as st
 
-from helpers import REPO
+from helpers import REPO, commit_slice
 from trainops import cli
 from trainops.check.validate import Root, catalog_for, load_root, load_roots, run_rules
 from trainops.knowledge.profiles import profile_of
@@ -78,13 +78,28 @@ JSON_WRONG = st.one_of(
     st.dictionaries(st.text(max_size=4), st.one_of(st.integers(), st.none()), max_size=2),
 )
 MUTATIONS = st.lists(st.tuples(st.sampled_from(FIELDS), WRONG), min_size=1, max_size=3)
+# Each run of the suite tries a third of the examples, a slice chosen by the commit
+# (helpers.commit_slice): the slice's own seed, the same examples for the same commit. `make slices`
+# (TRAINOPS_TEST_ALL_SLICES=1) tries them all: the whole number, derandomized.
+# TRAINOPS_EXPLORE=1 searches anew; TRAINOPS_EXAMPLES sets the whole number.
+EXAMPLES = int(os.environ.get("TRAINOPS_EXAMPLES", "60"))
+EXPLORE = os.environ.get("TRAINOPS_EXPLORE") is not None
+SLICES = 3
+_CHOSEN, _ = commit_slice(list(range(SLICES)), SLICES, lambda _: 1)
+WHOLE = len(_CHOSEN) == SLICES
 SETTINGS = settings(
-    max_examples=int(os.environ.get("TRAINOPS_EXAMPLES", "60")),
+    max_examples=EXAMPLES if WHOLE else max(1, EXAMPLES // SLICES),
     deadline=None,
-    derandomize=os.environ.get("TRAINOPS_EXPLORE")
-    is None,  # the same examples in CI; TRAINOPS_EXPLORE=1 searches anew
+    derandomize=WHOLE and not EXPLORE,
+    database=None if not EXPLORE else settings.default.database,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+
+
+def _sliced(test):
+    """SETTINGS, and the chosen slice's seed unless every slice or a new search is asked for."""
+    test = SETTINGS(test)
+    return test if WHOLE or EXPLORE else seed(_CHOSEN[0])(test)
 
 
 def _mutated(mutations: list) -> str:
@@ -134,7 +149,7 @@ def _with_found(found: list):
 
 
 @_with_found(FOUND)
-@SETTINGS
+@_sliced
 @given(MUTATIONS)
 def test_validate_and_psa_never_crash_on_wrong_types(tmp_path_factory, mutations):
     file = tmp_path_factory.mktemp("mutated") / "objects.yaml"
@@ -156,7 +171,7 @@ def crd_catalog(renderer):
 
 
 @_with_found(FOUND)
-@SETTINGS
+@_sliced
 @given(MUTATIONS)
 def test_every_rule_reads_custom_resources_of_the_wrong_shape_safely(
     tmp_path_factory, crd_catalog, mutations
@@ -231,7 +246,7 @@ def _mutated_every_kind(mutations: list) -> str:
 
 
 @_with_found(EVERY_KIND_FOUND)
-@SETTINGS
+@_sliced
 @given(st.lists(st.tuples(st.sampled_from(EVERY_FIELD), WRONG), min_size=1, max_size=3))
 def test_every_kind_of_the_wrong_shape_is_judged_safely(tmp_path_factory, crd_catalog, mutations):
     top = tmp_path_factory.mktemp("every-kind")
@@ -267,7 +282,7 @@ def _set(doc: object, path: tuple, value: object) -> None:
         pass  # an earlier mutation replaced this field's parent
 
 
-@SETTINGS
+@_sliced
 @given(st.data())
 def test_a_crd_of_any_shape_is_converted_or_refused(crds, data):
     from trainops.knowledge.schema.catalog import Catalog
@@ -287,7 +302,7 @@ def test_a_crd_of_any_shape_is_converted_or_refused(crds, data):
 CONFIG_DOC = yaml.safe_load((REPO / "trainops.yaml").read_text())
 
 
-@SETTINGS
+@_sliced
 @given(st.lists(st.tuples(st.sampled_from(_paths(CONFIG_DOC)), WRONG), min_size=1, max_size=3))
 def test_a_trainops_yaml_of_any_shape_loads_or_says_why(tmp_path_factory, mutations):
     from trainops.model.errors import CannotRun
@@ -309,7 +324,7 @@ def test_a_trainops_yaml_of_any_shape_loads_or_says_why(tmp_path_factory, mutati
 KUEUE_CONFIG = yaml.safe_load((REPO / "operators/kueue/controller-config.yaml").read_text())
 
 
-@SETTINGS
+@_sliced
 @given(
     st.lists(
         st.tuples(st.sampled_from(_paths(KUEUE_CONFIG) or [()]), WRONG), min_size=1, max_size=3
