@@ -700,6 +700,21 @@ def _scope_selector(selector: dict, resources: list[str], scopes: object) -> Err
     return errors
 
 
+# --- Pod templates of controllers -------------------------------------------------------------
+
+
+def active_deadline(spec: dict, owner: str) -> Errors:
+    """The activeDeadlineSeconds a controller's pod template may not set (apps
+    ValidateReplicaSetSpec / ValidateDaemonSetSpec / ValidateStatefulSetSpec, core
+    ValidatePodTemplateSpecForRC, kube-apiserver v1.32.13)."""
+    template = spec.get("template")
+    pod = template.get("spec") if isinstance(template, dict) else None
+    if isinstance(pod, dict) and pod.get("activeDeadlineSeconds") is not None:
+        message = f"activeDeadlineSeconds in {owner} is not Supported"
+        return [("spec.template.spec.activeDeadlineSeconds", forbidden(message))]
+    return []
+
+
 # --- Namespaces ----------------------------------------------------------------------------------
 
 _STANDARD_FINALIZERS = ("kubernetes", "orphan", "foregroundDeletion")
