@@ -2,7 +2,7 @@
 (KIND_CHECKS, and LEFT_OUT: what each port leaves out), RBAC and Namespaces. The ports live one
 module per API group, as upstream's pkg/apis/<group>/validation: Jobs, CronJobs and the Jobs a
 JobSet creates (batch.py; the schedule: cron.py), apps.py, the core group's Services
-(service.py), ConfigMaps, Secrets, PVCs, LimitRanges, ResourceQuotas (core.py), ServiceAccounts,
+(service.py), ConfigMaps, Secrets, PVCs, LimitRanges, ResourceQuotas, Nodes (core.py), ServiceAccounts,
 PodTemplates and ReplicationControllers (core_controllers.py), PersistentVolumes
 (persistent_volume.py), Endpoints (endpoints.py) and Pods (pod*.py), networking.py, policy.py,
 scheduling.py, autoscaling.py, apiextensions.py, apiregistration.py, admissionregistration.py (its CEL:
@@ -222,6 +222,7 @@ LEFT_OUT: dict[tuple[str, str], str] = {
         ("apiregistration.k8s.io", apiregistration),
         ("certificates.k8s.io", certificates),
         ("", persistent_volume),
+        ("", core),
         ("", endpoints),
         ("discovery.k8s.io", discovery),
         ("events.k8s.io", events),
@@ -286,6 +287,7 @@ KIND_CHECKS: dict[tuple[str, str], Callable[[dict], Errors]] = {
     ("discovery.k8s.io", "EndpointSlice"): discovery.endpoint_slice,
     ("", "Event"): events.core_event,
     ("events.k8s.io", "Event"): events.events_event,
+    ("", "Node"): core.node,
     ("", "ServiceAccount"): core_controllers.service_account,
     ("", "PodTemplate"): core_controllers.pod_template,
     ("", "ReplicationController"): core_controllers.replication_controller,
