@@ -13,12 +13,12 @@ def test_good(findings_of):
 def test_bad(findings_of):
     findings = findings_of(RULE, "bad.yaml")
     assert [(f.severity, f.object.kind, f.line) for f in findings if f.object] == [
-        (Severity.NOTE, "ServiceAccount", 4),
-        (Severity.NOTE, "CSIStorageCapacity", 17),
+        (Severity.NOTE, "ControllerRevision", 5),
+        (Severity.NOTE, "ComponentStatus", 19),
     ]
     assert findings[0].message == (
-        "not judged as the API server judges it: kube-apiserver's validation of ServiceAccount "
-        "(v1) is not modelled, so this object and the other objects of its kind in "
+        "not judged as the API server judges it: kube-apiserver's validation of "
+        "ControllerRevision (apps/v1) is not modelled, so this object and the other objects of its kind in "
         "this root are checked against the schema and ObjectMeta only"
     )
     assert findings[1].message.endswith(

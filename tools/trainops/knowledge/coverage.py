@@ -46,8 +46,6 @@ NONE = "-"  # nothing of this layer applies to the kind (a built-in kind has no 
 # Built-in kinds whose own validation is the pod template's: a Pod is ValidatePod's pod spec,
 # which validate_pod_spec ports (apivalidation/pod.py) for every pod template of any kind.
 _JUDGED_BY_POD_SPEC = {("", "Pod"): "ValidatePodSpec (apivalidation/pod.py)"}
-# Built-in kinds with a pod template but no port of their own fields: the template is judged.
-_TEMPLATE_ONLY = {("", "ReplicationController"), ("", "PodTemplate")}
 
 
 @dataclass(frozen=True)
@@ -163,9 +161,6 @@ def _built_in(group: str, kind: str, per_version: dict[str, tuple]) -> KindCover
     elif key in _JUDGED_BY_POD_SPEC:
         api = Cell(JUDGED, _JUDGED_BY_POD_SPEC[key])
         defaulting = Cell(JUDGED, "SetDefaults_Pod and _PodSpec the pod spec port applies")
-    elif key in _TEMPLATE_ONLY:
-        api = Cell(PARTLY, "its pod template only; its own fields are not ported")
-        defaulting = Cell(PARTLY, "the pod template's; nulls as Go zero values")
     else:
         api = Cell(NOT_JUDGED, "no port: schema and ObjectMeta only")
         defaulting = Cell(PARTLY, "nulls as Go zero values only")

@@ -68,21 +68,12 @@ def _selector(spec: dict, owner: str, template_check: str) -> Errors:
     return errors
 
 
-def _active_deadline(spec: dict, owner: str) -> Errors:
-    template = spec.get("template")
-    pod = template.get("spec") if isinstance(template, dict) else None
-    if isinstance(pod, dict) and pod.get("activeDeadlineSeconds") is not None:
-        message = f"activeDeadlineSeconds in {owner} is not Supported"
-        return [("spec.template.spec.activeDeadlineSeconds", forbidden(message))]
-    return []
-
-
 def replica_set(doc: dict) -> Errors:
     """apps ValidateReplicaSetSpec."""
     spec = _spec(doc)
     errors = non_negative(spec, "replicas", "spec") + non_negative(spec, "minReadySeconds", "spec")
     errors += _selector(spec, "deployment", "non-empty")
-    return errors + _active_deadline(spec, "ReplicaSet")
+    return errors + core.active_deadline(spec, "ReplicaSet")
 
 
 def deployment(doc: dict) -> Errors:
@@ -91,7 +82,7 @@ def deployment(doc: dict) -> Errors:
     spec = _spec(doc)
     errors = non_negative(spec, "replicas", "spec") if "replicas" in spec else []
     errors += _selector(spec, "deployment", "non-empty")
-    errors += _active_deadline(spec, "ReplicaSet")
+    errors += core.active_deadline(spec, "ReplicaSet")
     if "strategy" in spec:
         errors += _deployment_strategy(spec.get("strategy"))
     if "minReadySeconds" in spec or "progressDeadlineSeconds" in spec:
@@ -151,7 +142,7 @@ def daemon_set(doc: dict) -> Errors:
     """apps ValidateDaemonSetSpec (ValidateDaemonSetUpdateStrategy, ValidateRollingUpdateDaemonSet)."""
     spec = _spec(doc)
     errors = _selector(spec, "daemonset", "always")
-    errors += _active_deadline(spec, "DaemonSet")
+    errors += core.active_deadline(spec, "DaemonSet")
     errors += non_negative(spec, "minReadySeconds", "spec")
     errors += non_negative(spec, "templateGeneration", "spec")
     strategy = spec.get("updateStrategy")
@@ -203,7 +194,7 @@ def stateful_set(doc: dict) -> Errors:
     if "replicas" in spec:
         errors += non_negative(spec, "replicas", "spec")
     errors += _selector(spec, "statefulset", "non-empty")
-    errors += _active_deadline(spec, "StatefulSet")
+    errors += core.active_deadline(spec, "StatefulSet")
     templates = spec.get("volumeClaimTemplates")
     if templates:
         errors += core.claim_templates(templates)

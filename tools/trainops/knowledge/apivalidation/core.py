@@ -1,7 +1,7 @@
 """Core kinds other than Pods and Services, as kube-apiserver v1.32.13 validates them
 (pkg/apis/core/validation): ConfigMaps and Secrets (and what decoding their base64 does),
 PersistentVolumeClaims (also the ones a StatefulSet's volumeClaimTemplates become), LimitRanges,
-ResourceQuotas and Namespaces."""
+ResourceQuotas, Namespaces and Nodes."""
 
 from __future__ import annotations
 
@@ -10,15 +10,18 @@ from trainops.knowledge.apivalidation.formats import (
     Errors,
     GoValue,
     Quantity,
+    duplicate,
     forbidden,
     go_quantity,
     go_quote,
     go_strings,
     invalid,
     not_supported,
+    parse_cidr,
     parse_quantity,
     required,
     too_long,
+    valid_cidr,
     validate_label_selector,
 )
 from trainops.knowledge.apivalidation.go_decode import (
@@ -698,6 +701,123 @@ def _scope_selector(selector: dict, resources: list[str], scopes: object) -> Err
             )
             errors.append((path, invalid(shown, "conflicting scopes")))
     return errors
+
+
+# --- Nodes -------------------------------------------------------------------------------------
+
+_TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
+
+
+def _go_taint(taint: dict) -> GoValue:
+    """A core.Taint as %#v prints it (the Duplicate value of a repeated taint)."""
+    key, value = go_quote(str(taint.get("key") or "")), go_quote(str(taint.get("value") or ""))
+    effect = go_quote(str(taint.get("effect") or ""))
+    added = "<nil>" if taint.get("timeAdded") is None else "(*v1.Time)"
+    return GoValue(f"core.Taint{{Key:{key}, Value:{value}, Effect:{effect}, TimeAdded:{added}}}")
+
+
+def _node_taints(taints: list) -> Errors:
+    """core validateNodeTaints, at ValidateNode's path for them: metadata.taints."""
+    errors: Errors = []
+    seen: set[tuple[str, str]] = set()
+    for index, taint in enumerate(taints):
+        if not isinstance(taint, dict):
+            continue
+        where = f"metadata.taints[{index}]"
+        key, value = str(taint.get("key") or ""), str(taint.get("value") or "")
+        effect = str(taint.get("effect") or "")
+        errors += [(f"{where}.key", invalid(key, m)) for m in names.qualified_name(key)]
+        if problems := names.label_value(value):
+            errors.append((f"{where}.value", invalid(value, ";".join(problems))))
+        if not effect:
+            errors.append((f"{where}.effect", required()))
+        elif effect not in _TAINT_EFFECTS:
+            errors.append((f"{where}.effect", not_supported(effect, _TAINT_EFFECTS)))
+        if (effect, key) in seen:
+            detail = "taints must be unique by key and effect pair"
+            errors.append((where, f"{duplicate(_go_taint(taint))}: {detail}"))
+        seen.add((effect, key))
+    return errors
+
+
+def _pod_cidrs(cidrs: list) -> Errors:
+    """ValidateNode's spec.podCIDRs: each a CIDR; two at most, one of each IP family; no
+    repeats."""
+    errors: Errors = []
+    for index, cidr in enumerate(cidrs):
+        errors += valid_cidr(cidr, f"spec.podCIDRs[{index}]")
+    if len(cidrs) < 2:
+        return errors
+    parsed = [parse_cidr(c) if isinstance(c, str) else None for c in cidrs]
+    families = {p.version for p in parsed if p is not None}
+    if None in parsed or families != {4, 6} or len(cidrs) > 2:
+        # netutils.IsDualStackCIDRStrings (a CIDR that does not parse is no dual stack either)
+        message = "may specify no more than one CIDR for each IP family"
+        errors.append(("spec.podCIDRs", invalid(go_strings(cidrs), message)))
+    for index, cidr in enumerate(cidrs):
+        if cidr in cidrs[:index]:
+            errors.append((f"spec.podCIDRs[{index}]", duplicate(cidr)))
+    return errors
+
+
+def _node_resources(status: dict) -> Errors:
+    """core ValidateNodeResources: ValidateResourceQuantityValue of each capacity and
+    allocatable amount (not negative; whole for integer resources)."""
+    errors: Errors = []
+    for field in ("capacity", "allocatable"):
+        amounts = status.get(field)
+        for name, amount in amounts.items() if isinstance(amounts, dict) else ():
+            name, where = str(name), f"status.{field}.{name}"
+            value = parse_quantity(amount)
+            if isinstance(value, str):
+                errors.append((where, value))
+                continue
+            if value is None:
+                continue
+            if value.value < 0:
+                message = "must be greater than or equal to 0"
+                errors.append((where, invalid(value.string(), message)))
+            if (name in _INTEGER_RESOURCES or _is_extended(name)) and _milli(value) % 1000:
+                errors.append((where, invalid(go_quantity(value), "must be an integer")))
+    return errors
+
+
+def node(doc: dict) -> Errors:
+    """core ValidateNode (kube-apiserver v1.32.13): spec.taints, spec.podCIDRs and the status's
+    capacity and allocatable (a node registers with its status). Its ObjectMeta is meta.py's."""
+    spec = doc.get("spec")
+    spec = spec if isinstance(spec, dict) else {}
+    status = doc.get("status")
+    errors: Errors = []
+    taints = spec.get("taints")
+    if isinstance(taints, list) and taints:
+        errors += _node_taints(taints)
+    errors += _node_resources(status if isinstance(status, dict) else {})
+    cidrs = spec.get("podCIDRs")
+    if isinstance(cidrs, list) and cidrs:
+        errors += _pod_cidrs(cidrs)
+    return errors
+
+
+LEFT_OUT = {
+    "Node": "the taints and preferAvoidPods annotations (scheduler.alpha.kubernetes.io/taints, "
+    "scheduler.alpha.kubernetes.io/preferAvoidPods)",
+}
+
+
+# --- Pod templates of controllers -------------------------------------------------------------
+
+
+def active_deadline(spec: dict, owner: str) -> Errors:
+    """The activeDeadlineSeconds a controller's pod template may not set (apps
+    ValidateReplicaSetSpec / ValidateDaemonSetSpec / ValidateStatefulSetSpec, core
+    ValidatePodTemplateSpecForRC, kube-apiserver v1.32.13)."""
+    template = spec.get("template")
+    pod = template.get("spec") if isinstance(template, dict) else None
+    if isinstance(pod, dict) and pod.get("activeDeadlineSeconds") is not None:
+        message = f"activeDeadlineSeconds in {owner} is not Supported"
+        return [("spec.template.spec.activeDeadlineSeconds", forbidden(message))]
+    return []
 
 
 # --- Namespaces ----------------------------------------------------------------------------------

@@ -2,9 +2,10 @@
 (KIND_CHECKS, and LEFT_OUT: what each port leaves out), RBAC and Namespaces. The ports live one
 module per API group, as upstream's pkg/apis/<group>/validation: Jobs, CronJobs and the Jobs a
 JobSet creates (batch.py; the schedule: cron.py), apps.py, the core group's Services
-(service.py), ConfigMaps, Secrets, PVCs, LimitRanges, ResourceQuotas (core.py), PersistentVolumes
+(service.py), ConfigMaps, Secrets, PVCs, LimitRanges, ResourceQuotas, Nodes (core.py), ServiceAccounts,
+PodTemplates and ReplicationControllers (core_controllers.py), PersistentVolumes
 (persistent_volume.py), Endpoints (endpoints.py) and Pods (pod*.py), networking.py, policy.py,
-scheduling.py, autoscaling.py, apiextensions.py, admissionregistration.py (its CEL:
+scheduling.py, autoscaling.py, apiextensions.py, apiregistration.py, admissionregistration.py (its CEL:
 admission_cel.py), flowcontrol.py, coordination.py, storage.py, node.py, certificates.py,
 discovery.py and events.py; helpers shared by all (field error texts, Go values, selectors, IPs,
 quantities): formats.py."""
@@ -17,12 +18,14 @@ from collections.abc import Callable
 from trainops.knowledge.apivalidation import (
     admissionregistration,
     apiextensions,
+    apiregistration,
     apps,
     autoscaling,
     batch,
     certificates,
     coordination,
     core,
+    core_controllers,
     discovery,
     endpoints,
     events,
@@ -216,8 +219,10 @@ LEFT_OUT: dict[tuple[str, str], str] = {
         ("coordination.k8s.io", coordination),
         ("storage.k8s.io", storage),
         ("node.k8s.io", node),
+        ("apiregistration.k8s.io", apiregistration),
         ("certificates.k8s.io", certificates),
         ("", persistent_volume),
+        ("", core),
         ("", endpoints),
         ("discovery.k8s.io", discovery),
         ("events.k8s.io", events),
@@ -282,4 +287,10 @@ KIND_CHECKS: dict[tuple[str, str], Callable[[dict], Errors]] = {
     ("discovery.k8s.io", "EndpointSlice"): discovery.endpoint_slice,
     ("", "Event"): events.core_event,
     ("events.k8s.io", "Event"): events.events_event,
+    ("", "Node"): core.node,
+    ("", "ServiceAccount"): core_controllers.service_account,
+    ("", "PodTemplate"): core_controllers.pod_template,
+    ("", "ReplicationController"): core_controllers.replication_controller,
+    ("storage.k8s.io", "CSIStorageCapacity"): storage.csi_storage_capacity,
+    ("apiregistration.k8s.io", "APIService"): apiregistration.api_service,
 }

@@ -45,9 +45,13 @@ def name_validator(group: str, kind: str) -> Callable[[str], Sequence[str]]:
     if group == "" and kind == "Service":
         return names.dns1035_label
     # RBAC kinds, and PodDisruptionBudgets (kube-apiserver v1.32.13 took "Has-Upper" and a
-    # 254-character name), hold names to path segments only.
-    if group == "rbac.authorization.k8s.io" or (
-        group == "policy" and kind == "PodDisruptionBudget"
+    # 254-character name), hold names to path segments only; so does an APIService before it
+    # compares its name with version.group (kube-aggregator ValidateAPIService, v1.32.13:
+    # apiregistration.py).
+    if (
+        group == "rbac.authorization.k8s.io"
+        or (group == "policy" and kind == "PodDisruptionBudget")
+        or (group == "apiregistration.k8s.io" and kind == "APIService")
     ):
         return _path_segment
     return names.dns1123_subdomain

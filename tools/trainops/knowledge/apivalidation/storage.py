@@ -1,6 +1,6 @@
 """storage.k8s.io as kube-apiserver v1.32.13 validates it on create
 (pkg/apis/storage/validation/validation.go: ValidateStorageClass, ValidateVolumeAttachment,
-ValidateCSIDriver, ValidateCSINode), after the v1 defaults (pkg/apis/storage/v1/defaults.go:
+ValidateCSIDriver, ValidateCSINode, ValidateCSIStorageCapacity), after the v1 defaults (pkg/apis/storage/v1/defaults.go:
 reclaimPolicy Delete, volumeBindingMode Immediate; a CSIDriver's attachRequired and
 podInfoOnMount, its fsGroupPolicy ReadWriteOnceWithFSType, volumeLifecycleModes Persistent)."""
 
@@ -12,8 +12,10 @@ from trainops.knowledge.apivalidation.formats import (
     duplicate,
     invalid,
     not_supported,
+    parse_quantity,
     required,
     too_long,
+    validate_label_selector,
 )
 from trainops.model.shape import mapping, mappings
 
@@ -163,9 +165,28 @@ def csi_node(doc: dict) -> Errors:
     return errors
 
 
+def csi_storage_capacity(doc: dict) -> Errors:
+    """storage ValidateCSIStorageCapacity (v1.32.13): nodeTopology's ValidateLabelSelector
+    (label values held to their syntax on create), storageClassName a DNS subdomain
+    (ValidateClassName), and a capacity that is not negative (ValidateNonnegativeQuantity);
+    maximumVolumeSize is not checked."""
+    errors = validate_label_selector(doc.get("nodeTopology"), "nodeTopology")
+    name = _text(doc.get("storageClassName"))
+    errors += [("storageClassName", invalid(name, m)) for m in names.dns1123_subdomain(name)]
+    capacity = parse_quantity(doc.get("capacity"))
+    if isinstance(capacity, str):
+        errors.append(("capacity", capacity))
+    elif capacity is not None and capacity.value < 0:
+        errors.append(
+            ("capacity", invalid(capacity.string(), "must be greater than or equal to 0"))
+        )
+    return errors
+
+
 LEFT_OUT = {
     "StorageClass": "allowedTopologies, and mountOptions' syntax",
     "VolumeAttachment": "an inline volume spec's own validation (as a PersistentVolume's)",
     "CSIDriver": "",
     "CSINode": "the allocatable count",
+    "CSIStorageCapacity": "",
 }
