@@ -33,12 +33,22 @@ _STAGE = {
 }
 
 
+def _refusals(admission, doc: dict) -> list[tuple[str, str]]:
+    """What `admission` refuses in `doc`. A webhook or controller sees only an object the API
+    server decoded into its Go types, so a field of the wrong type never reaches it: the `schema`
+    rule reports that field, and the port, written for the decoded shape, is not asked."""
+    try:
+        return list(admission.check(doc))
+    except (TypeError, AttributeError):
+        return []
+
+
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
     del cluster
     for obj in rendered.objects:
         for admission in checks_for(obj.group, obj.kind):
             who = _STAGE[admission.stage].format(operator=admission.operator)
-            for path, message in admission.check(obj.doc):
+            for path, message in _refusals(admission, obj.doc):
                 yield Finding(
                     ID,
                     SEVERITY,
