@@ -40,15 +40,13 @@ def pool_verdict(model: Model, row: PoolRow) -> tuple[bool, str]:
     }
     # A warning, as the `capacity` rule has it: the worst case may flag a gang that every set
     # Kueue admits leaves room for.
-    caution = (
-        f"gangs a worst case cannot clear (not a placement): {', '.join(sorted(bounded))}"
-        if bounded
-        else ""
-    )
+    if bounded:
+        caution = f"gangs a worst case cannot clear (not a placement): {', '.join(sorted(bounded))}"
+        if not problems:
+            return True, f"WARNING: {caution}"
+        problems.append(caution)
     if problems:
-        return False, "OVER: " + "; ".join([*problems, *filter(None, [caution])])
-    if caution:
-        return True, f"WARNING: {caution}"
+        return False, "OVER: " + "; ".join(problems)
     return True, f"fits ({show(_left(row))} left)"
 
 
