@@ -38,16 +38,26 @@ $(BYTECODE): $(STAMP) $(SOURCES)
 # the last, so a module's module-scoped fixtures (renders, a model trained once) are made once.
 # The modules go longest first (tests/conftest.py), by the seconds tests/durations.txt holds for
 # each (--no-loadscope-reorder: xdist would order them by their number of tests): the long ones
-# run beside the many short ones and both workers finish together. `make durations` runs the
+# run beside the many short ones and the workers finish together. Three workers on two cores: the
+# third takes the CPU that the others' tests leave while they wait (training ranks meeting, a
+# killed run's rerun starting). `make durations` runs the
 # suite as `make test` does and writes the file again: commit it with a module that adds or saves
 # many seconds (a module not in it yet runs first). A proof too costly to run whole checks the
 # slice of its cases the commit chooses (helpers.commit_slice) and `make slices` checks them all.
 # Keeping a new test cheap: docs/hooks-and-ci.md.
-PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder \
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 3 --dist loadfile --no-loadscope-reorder \
 	--durations=20
 
-test: lint
-	$(PYTEST)
+# Lint runs beside the tests, at a lower priority: pyright, nearly all of its CPU, takes the
+# seconds the test workers leave (processes starting, training runs waiting on each other), and
+# its output follows the tests'. Either failing fails `make test`.
+test: $(TEST_STAMP)
+	@log=$$(mktemp); \
+	nice -n 10 $(MAKE) --no-print-directory lint >$$log 2>&1 & lint=$$!; \
+	$(PYTEST); tests=$$?; \
+	wait $$lint; linted=$$?; \
+	echo "== make lint (run beside the tests): exit $$linted"; cat $$log; rm -f $$log; \
+	[ $$tests -eq 0 ] && [ $$linted -eq 0 ]
 
 durations: $(TEST_STAMP)
 	$(PYTEST) --record-durations
@@ -63,14 +73,15 @@ slices: $(TEST_STAMP)
 
 # Style, lint and types: ruff (config in pyproject.toml) on the tool, its tests, benchmarks and docs hook,
 # pyright in standard mode on the tool, and import-linter's contracts on the tool's import graph.
-# Pyright is nearly all of lint's time (35-40 s of CPU; ruff and import-linter take a second or
-# two) and lint runs before the tests, alone: it checks the tool's files on two threads.
+# Pyright is nearly all of lint's time (about 35 s of CPU; ruff and import-linter take a second
+# or two). One thread: a second one parses the libraries again and costs a third more CPU for the
+# same wall time, and `make test` runs lint beside the tests, where every core is taken.
 LINTED := tools tests bench docs
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
-	$(BIN)/pyright --threads 2 tools/trainops
+	$(BIN)/pyright tools/trainops
 	$(BIN)/lint-imports --no-cache
 
 # A real kube-apiserver judges trainops (tests/conformance/harness.py): TRAINOPS_TEST_KUBECONFIG names

@@ -12,7 +12,6 @@ files the child writes its streams to); for each, "pid N" then "exit CODE" on st
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import locale
@@ -21,6 +20,7 @@ import sys
 import traceback
 
 import trainops.cli
+from forked_child import end, exit_status
 
 
 def _child(request: dict, replies: int) -> None:
@@ -51,18 +51,11 @@ def _child(request: dict, replies: int) -> None:
         trainops.cli.run()  # exits
         code = 0
     except SystemExit as stop:  # argparse's usage errors, --help: as the interpreter ends them
-        if stop.code is None or isinstance(stop.code, int):
-            code = stop.code or 0
-        else:
-            print(stop.code, file=sys.stderr)
-            code = 1
+        code = exit_status(stop)
     except BaseException:  # noqa: BLE001 - a child never returns into the server loop
         traceback.print_exc()
         code = 1
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):
-            stream.flush()
-    os._exit(code)
+    end(code)
 
 
 def serve() -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -67,9 +69,24 @@ def test_an_unusable_entry_is_a_miss_said_in_the_notes_and_removed(tmp_path, mon
 
 def test_unmarshal_refuses_what_marshal_did_not_write():
     assert cache.unmarshal(cache.marshal.dumps([1, "a"])) == [1, "a"]
-    for garbage in (b"", b"[\xff\xff\xff\x7f", b"\xfe", b"[\x02\x00\x00\x00i"):
-        with pytest.raises(ValueError):  # marshal.loads raises EOFError, MemoryError…: all one
+    for garbage in (b"", b"\xfe", b"[\x02\x00\x00\x00i"):
+        with pytest.raises(ValueError):  # marshal.loads raises EOFError, TypeError…: all one
             cache.unmarshal(garbage)
+
+
+def test_unmarshal_refuses_a_list_too_large_to_make():
+    # A list of 2**31 - 1 items declared and none there: under a memory limit (a container's)
+    # making it fails at once (MemoryError). Without one, this machine would hand out the 16 GiB
+    # and the test would spend seconds giving them back, which is no part of what it shows.
+    code = (
+        "import resource; resource.setrlimit(resource.RLIMIT_AS, (2**31, 2**31))\n"
+        "from trainops.model import cache\n"
+        "try:\n    cache.unmarshal(b'[\\xff\\xff\\xff\\x7f')\n"
+        "except ValueError as error:\n    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "not an entry marshal wrote (MemoryError)\n"
 
 
 def test_sweep_removes_the_folders_of_ended_processes_only(tmp_path):

@@ -82,41 +82,70 @@ def verdict(done: subprocess.CompletedProcess) -> tuple[int, list]:
 
 
 @pytest.fixture(scope="module")
-def cold(repo, tmp_path_factory) -> tuple[int, list]:
+def cold_run(repo, tmp_path_factory) -> tuple[Path, tuple[int, list]]:
+    cache = tmp_path_factory.mktemp("cold-cache")
+    return cache, verdict(run(repo, cache))
+
+
+@pytest.fixture(scope="module")
+def cold(cold_run) -> tuple[int, list]:
     """The verdict of a run with an empty cache: what every run after a fault must give."""
-    found = verdict(run(repo, tmp_path_factory.mktemp("cold-cache")))
+    found = cold_run[1]
     assert found[0] == 1 and any(json.loads(f)["line"] for f in found[1])
     return found
 
 
 @pytest.fixture
 def warm(repo, tmp_path) -> Path:
+    """A cache a run of its own filled, for faults made in place in the files of its checkouts
+    (which its stubbed copies link: cut in a copy of the cold run's cache, they would cut that)."""
     cache = tmp_path / "cache"
     run(repo, cache)
     return cache
+
+
+@pytest.fixture
+def cold_copy(cold_run, tmp_path) -> Path:
+    """The cold run's cache as a folder of its own, for faults made in its entries and folders:
+    the checkouts and stubbed copies linked (the same inodes, so the copies are as intact as they
+    were made), each entry a copy of its own, to be replaced or rewritten."""
+    cache = tmp_path / "cache"
+    subprocess.run(["cp", "-al", str(cold_run[0]), str(cache)], check=True)
+    for entry in _entries(cache):
+        _own(entry)
+    return cache
+
+
+def _own(path: Path) -> None:
+    """`path` a file of its own (a copy in its place), with the same modification time."""
+    copy = path.with_name(path.name + ".copy")
+    shutil.copy2(path, copy)
+    copy.replace(path)
 
 
 def _entries(cache: Path) -> list[Path]:
     return sorted(cache.rglob("*.entry"))
 
 
-def test_a_fifo_in_place_of_every_entry_neither_hangs_nor_changes_the_verdict(repo, cold, warm):
+def test_a_fifo_in_place_of_every_entry_neither_hangs_nor_changes_the_verdict(
+    repo, cold, cold_copy
+):
     # As found: a FIFO where an entry was hung the run (and SIGTERM did not end it).
-    entries = _entries(warm)
+    entries = _entries(cold_copy)
     assert entries
     for entry in entries:
         entry.unlink()
         os.mkfifo(entry)
-    assert verdict(run(repo, warm)) == cold
-    assert any(entry.is_file() for entry in _entries(warm))  # those read were written anew
+    assert verdict(run(repo, cold_copy)) == cold
+    assert any(entry.is_file() for entry in _entries(cold_copy))  # those read were written anew
 
 
-def test_garbage_with_a_valid_hash_in_every_entry_is_a_miss(repo, cold, warm):
+def test_garbage_with_a_valid_hash_in_every_entry_is_a_miss(repo, cold, cold_copy):
     # As found: MemoryError in marshal.loads (a list of 2**31 - 1 items declared, none there).
     payload = b"[" + (2**31 - 1).to_bytes(4, "little") + b"\0" * 16
-    for entry in _entries(warm):
+    for entry in _entries(cold_copy):
         entry.write_bytes(hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
-    done = run(repo, warm, env={}, limit=4 * 2**30)
+    done = run(repo, cold_copy, env={}, limit=4 * 2**30)
     assert verdict(done) == cold
 
 
@@ -131,10 +160,10 @@ def test_an_empty_read_only_cache_is_a_note_and_a_full_run(repo, cold, tmp_path)
     assert list(cache.iterdir()) == []
 
 
-def test_a_read_only_cache_is_read(repo, cold, warm):
-    for folder in [warm, *(p for p in warm.rglob("*") if p.is_dir())]:
+def test_a_read_only_cache_is_read(repo, cold, cold_copy):
+    for folder in [cold_copy, *(p for p in cold_copy.rglob("*") if p.is_dir())]:
         folder.chmod(0o555)
-    done = run(repo, warm, "--verbose", unprivileged=True)
+    done = run(repo, cold_copy, "--verbose", unprivileged=True)
     assert verdict(done) == cold
     assert "cannot be written" in done.stderr
 
@@ -206,15 +235,14 @@ def test_a_truncated_file_in_a_checkout_is_found_and_checked_out_again(repo, col
 # Kill points spread over a cold run (a few seconds here): checking out, stubbing, rendering,
 # parsing, writing entries. The same points every run; a machine faster or slower than this one
 # moves what each interrupts, never what the next run must give. Each point costs a cold run and
-# its rerun, so each run of the suite checks one of SLICES slices of the points, chosen by the
-# commit (helpers.commit_slice: an early and a late point in each), and `make slices` checks all.
+# its rerun, so each run of the suite checks one point of each list, chosen by the commit
+# (helpers.commit_slice, a slice a point), and `make slices` checks all.
 KILL_AFTER_MS = [150, 400, 800, 1500, 3000, 6000]
 SIGTERM_AFTER_MS = KILL_AFTER_MS[:4]
-SLICES = 3
 
 
 def _points(points: list[int]) -> tuple[list[int], str]:
-    return commit_slice(points, SLICES, lambda after: after)
+    return commit_slice(points, len(points), lambda after: after)
 
 
 def test_a_run_killed_at_any_point_leaves_what_gives_a_cold_runs_verdict(repo, cold, tmp_path):

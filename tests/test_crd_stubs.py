@@ -63,11 +63,11 @@ class _EveryRoot:
     apart, 71 s sharing). Each proof asks once per root; the second ask drops what was kept, so
     tens of MB of renders do not outlive the proofs. Their other renders are each proof's own.
 
-    Full builds of every root cost over a minute of each run, most of it the three environments'
-    operators layers: each run compares the roots of one of SLICES slices, chosen by the commit
-    (helpers.commit_slice; an operators layer in each), and `make slices` compares them all."""
+    Full builds of every root cost over a minute of each run, most of it the operators layers:
+    each run compares the roots of one of SLICES slices, chosen by the commit (helpers.commit_slice;
+    a root with remote bases in each), and `make slices` compares them all."""
 
-    SLICES = 3
+    SLICES = 6
 
     def __init__(self, mirror: Path):
         self.composed, self.full = _renderers(mirror)

@@ -170,3 +170,15 @@ def test_field_lines_in_later_documents_and_beside_a_broken_one(tmp_path):
     assert field_line(many, 15, "stringData.s") == 20
     assert field_line(many, 1, "metadata") == 3
     assert field_line(many, 13, "key") is None  # the broken document has no fields
+
+
+def test_field_lines_of_objects_one_a_line(tmp_path):
+    # JSON, one object a line: each field is on its object's line, found without composing it.
+    lines = [json.dumps({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": n}}) for n in "ab"]
+    (tmp_path / "pods.yaml").write_text("# made by a generator\n" + "\n---\n".join(lines) + "\n")
+    pods = str(tmp_path / "pods.yaml")
+    assert field_line(pods, 2, "metadata.name") == 2
+    assert field_line(pods, 4, "spec.containers[0].image") == 4
+    assert field_line(pods, 3, "metadata") is None  # no document starts there
+    (tmp_path / "split.yaml").write_text('{"kind": "Pod",\n "metadata": {"name": "p"}}\n')
+    assert field_line(str(tmp_path / "split.yaml"), 1, "metadata.name") == 2

@@ -16,7 +16,7 @@ import yaml
 from hypothesis import HealthCheck, example, given, seed, settings
 from hypothesis import strategies as st
 
-from helpers import REPO, commit_slice
+from helpers import REPO, commit_slice, load_yaml, load_yaml_all
 from trainops import cli
 from trainops.check.validate import Root, catalog_for, load_root, load_roots, run_rules
 from trainops.knowledge.profiles import profile_of
@@ -38,7 +38,7 @@ SOURCES = [
 DOCS = [
     doc
     for source in SOURCES
-    for doc in yaml.safe_load_all((REPO / source).read_text())
+    for doc in load_yaml_all((REPO / source).read_text())
     if isinstance(doc, dict)
 ]
 
@@ -212,7 +212,7 @@ EVERY_KIND = [
         ]
         + [REPO / "overlays/volcano/platform/volcano-queues.yaml"]
     )
-    for doc in yaml.safe_load_all(source.read_text())
+    for doc in load_yaml_all(source.read_text())
     if isinstance(doc, dict) and "metadata" in doc
 ]
 EVERY_FIELD = [(index, path) for index, doc in enumerate(EVERY_KIND) for path in _paths(doc)]
@@ -299,7 +299,7 @@ def test_a_crd_of_any_shape_is_converted_or_refused(crds, data):
         catalog.lookup(f"{group}/{version}", kind)  # compiles, or refuses: never raises
 
 
-CONFIG_DOC = yaml.safe_load((REPO / "trainops.yaml").read_text())
+CONFIG_DOC = load_yaml((REPO / "trainops.yaml").read_text())
 
 
 @_sliced
@@ -321,7 +321,7 @@ def test_a_trainops_yaml_of_any_shape_loads_or_says_why(tmp_path_factory, mutati
     profile_of(Cluster([], None, dataclasses.replace(config, folder=REPO), []))
 
 
-KUEUE_CONFIG = yaml.safe_load((REPO / "operators/kueue/controller-config.yaml").read_text())
+KUEUE_CONFIG = load_yaml((REPO / "operators/kueue/controller-config.yaml").read_text())
 
 
 @_sliced

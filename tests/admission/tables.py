@@ -15,7 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
+
+from helpers import load_yaml
 
 HERE = Path(__file__).resolve().parent
 
@@ -36,7 +37,7 @@ def cases(operator: str) -> list:
     """pytest params, one a case, named file::case."""
     params = []
     for path in sorted((HERE / operator).glob("*.yaml")):
-        table = yaml.safe_load(path.read_text())
+        table = load_yaml(path.read_text())
         for case in table["cases"]:
             params.append(pytest.param(table, case, id=f"{path.stem}::{case['name']}"))
     return params

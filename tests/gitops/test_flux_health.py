@@ -16,14 +16,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from crd_statuses import uncovered
-from helpers import ENVIRONMENTS, REPO, rendered_docs
+from helpers import ENVIRONMENTS, REPO, load_yaml, rendered_docs
 
 cel = pytest.importorskip("cel")
 
-SAMPLES = yaml.safe_load((Path(__file__).parent / "flux_health_samples.yaml").read_text())
+SAMPLES = load_yaml((Path(__file__).parent / "flux_health_samples.yaml").read_text())
 
 
 def flux_status(check: dict, obj: dict) -> str:

@@ -8,14 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from crd_statuses import uncovered
-from helpers import REPO, rendered_docs
+from helpers import REPO, load_yaml, rendered_docs
 
 lua51 = pytest.importorskip("lupa.lua51")
 
-SAMPLES = yaml.safe_load((Path(__file__).parent / "health_samples.yaml").read_text())
+SAMPLES = load_yaml((Path(__file__).parent / "health_samples.yaml").read_text())
 ARGO_STATUSES = {"Healthy", "Progressing", "Degraded", "Suspended", "Missing", "Unknown"}
 
 

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from train_runs import TRAIN, Run, clean_env, free_port, python
+from train_runs import TRAIN, Run, clean_env, free_port, python, run_python
 
 
 @pytest.fixture(scope="module")
@@ -67,13 +67,11 @@ def test_rank_and_size_come_from_the_launcher_that_set_them(
 
 
 def test_a_rank_outside_the_world_is_one_line(tmp_path):
-    done = subprocess.run(
+    done = run_python(
         python(str(TRAIN), "--model-dir", str(tmp_path)),
-        env=clean_env(
+        clean_env(
             JOB_COMPLETION_INDEX="2", WORLD_SIZE="2", MASTER_ADDR="localhost", MASTER_PORT="1"
         ),
-        capture_output=True,
-        text=True,
         timeout=60,
     )
     assert done.returncode == 1

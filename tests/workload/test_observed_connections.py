@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from train_runs import Run
 
 from helpers import REPO
 from trainops.knowledge.network import netpol, traffic
@@ -109,41 +109,31 @@ def _repository_pods() -> tuple[netpol.Cluster, netpol.Endpoint, netpol.Endpoint
     )
 
 
-def test_every_connection_two_gloo_ranks_open_is_one_the_data_and_the_policies_admit(tmp_path):
+def test_every_connection_two_gloo_ranks_open_is_one_the_data_and_the_policies_admit(
+    tmp_path, runs
+):
     pytest.importorskip("torch.distributed")
     master_port = _free_port()
-    processes = {}
+    ranks = {}
     for rank in (0, 1):
         env = {k: v for k, v in os.environ.items() if not k.startswith("TRAIN_")}
         env.update(
             MASTER_ADDR="127.0.0.1", MASTER_PORT=str(master_port), WORLD_SIZE="2", RANK=str(rank)
         )
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                str(TRAIN),
-                "--model-dir",
-                str(tmp_path / str(rank)),
-                "--dist-timeout",
-                "60",
-                *BUSY,
-            ],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        processes[process.pid] = (rank, process)
+        args = ["--model-dir", str(tmp_path / str(rank)), "--dist-timeout", "60", *BUSY]
+        run = Run([sys.executable, str(TRAIN), *args], tmp_path / f"rank{rank}.log", env)
+        runs.append(run)
+        ranks[run.process.pid] = (rank, run)
     started = time.monotonic()
     seen = observe(
-        {pid: rank for pid, (rank, _) in processes.items()},
+        {pid: rank for pid, (rank, _) in ranks.items()},
         lambda: (
-            all(p.poll() is not None for _, p in processes.values())
+            all(run.process.poll() is not None for _, run in ranks.values())
             or time.monotonic() - started > 180
         ),
     )
-    outputs = {rank: process.communicate(timeout=60) for rank, process in processes.values()}
-    assert all(process.returncode == 0 for _, process in processes.values()), outputs
+    codes = [run.wait(timeout=60) for _, run in ranks.values()]
+    assert codes == [0, 0], {rank: run.text() for rank, run in ranks.values()}
 
     between_ranks = {(a, b, port) for a, b, port in seen if a != b}
     assert (1, 0, master_port) in seen, seen  # rank 1 joins the store rank 0 serves on MASTER_PORT

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import joblib
 import pytest
+from train_runs import Run, run_python
 
 from helpers import REPO
 
@@ -31,9 +32,7 @@ def train(*args: str, env: dict[str, str] | None = None, **kwargs) -> subprocess
         if not k.startswith(("TRAIN_", "WORLD_SIZE", "RANK", "MASTER_"))
     }
     full_env.update(env or {})
-    return subprocess.run(
-        [sys.executable, str(TRAIN), *args], env=full_env, capture_output=True, text=True, **kwargs
-    )
+    return run_python([sys.executable, str(TRAIN), *args], full_env, **kwargs)
 
 
 def load_model(model_dir: Path):
@@ -213,25 +212,17 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_two_gloo_processes_give_the_single_process_model(default_model, tmp_path):
+def test_two_gloo_processes_give_the_single_process_model(default_model, tmp_path, runs):
     pytest.importorskip("torch.distributed")
     port = str(_free_port())
-    ranks = []
     for rank in (0, 1):
         env = {k: v for k, v in os.environ.items() if not k.startswith("TRAIN_")}
         env.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=port, WORLD_SIZE="2", RANK=str(rank))
-        ranks.append(
-            subprocess.Popen(
-                [sys.executable, str(TRAIN), "--model-dir", str(tmp_path), "--dist-timeout", "60"],
-                env=env,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-        )
-    outputs = [process.communicate(timeout=120) for process in ranks]
-    assert [p.returncode for p in ranks] == [0, 0], outputs
-    assert "[train rank 1/2] done: rank 0 writes the model" in outputs[1][0]
+        args = ["--model-dir", str(tmp_path), "--dist-timeout", "60"]
+        runs.append(Run([sys.executable, str(TRAIN), *args], tmp_path / f"rank{rank}.log", env))
+    codes = [run.wait(timeout=120) for run in runs]
+    assert codes == [0, 0], [run.text() for run in runs]
+    assert "[train rank 1/2] done: rank 0 writes the model" in runs[1].text()
     assert (tmp_path / "model.joblib").read_bytes() == default_model.read_bytes()
 
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
+import select
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -50,15 +53,149 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+class Forked:
+    """A run forked by the zygote (tests/train_zygote.py): what the tests use of a Popen."""
+
+    def __init__(self, zygote: _Zygote, pid: int):
+        self.zygote, self.pid = zygote, pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.returncode = self.zygote.exit_of(self.pid, 0)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            self.returncode = self.zygote.exit_of(self.pid, timeout)
+        if self.returncode is None:
+            raise subprocess.TimeoutExpired(f"pid {self.pid}", timeout or 0)
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, sig)
+
+
+class _Zygote:
+    def __init__(self) -> None:
+        # As train.py sets it before its first import of torch, which reads it.
+        env = {"TORCH_CPP_LOG_LEVEL": "FATAL", **os.environ}
+        self.process = subprocess.Popen(
+            [sys.executable, str(REPO / "tests" / "train_zygote.py")],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            bufsize=0,
+        )
+        self.pending = b""
+        self.pids: dict[int, int] = {}
+        self.exits: dict[int, int] = {}
+        self.requests = 0
+        assert self._line(None) == "ready"
+
+    def _line(self, deadline: float | None) -> str | None:
+        """The next reply, or None if none comes by the deadline."""
+        assert self.process.stdout is not None
+        while b"\n" not in self.pending:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not select.select([self.process.stdout], [], [], wait)[0]:
+                return None
+            data = os.read(self.process.stdout.fileno(), 65536)
+            assert data, "the training zygote ended"
+            self.pending += data
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line.decode()
+
+    def _take(self, deadline: float | None) -> bool:
+        line = self._line(deadline)
+        if line is None:
+            return False
+        kind, first, second = line.split()
+        if kind == "pid":
+            self.pids[int(first)] = int(second)
+        else:
+            self.exits[int(first)] = int(second)
+        return True
+
+    def start(self, argv: list[str], env: dict[str, str], stdout: Path, stderr: Path) -> Forked:
+        assert self.process.stdin is not None
+        self.requests += 1
+        ask = self.requests
+        request = {
+            "id": ask,
+            "argv": argv,
+            "cwd": os.getcwd(),
+            "env": env,
+            "stdout": str(stdout),
+            "stderr": str(stderr),
+        }
+        self.process.stdin.write(json.dumps(request).encode() + b"\n")
+        while ask not in self.pids:
+            self._take(None)
+        return Forked(self, self.pids.pop(ask))
+
+    def exit_of(self, pid: int, timeout: float | None) -> int | None:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while pid not in self.exits:
+            if not self._take(deadline):
+                return None
+        return self.exits.pop(pid)
+
+
+_zygotes: list[_Zygote] = []
+
+
+def _forkable(args: list[str], env: dict[str, str]) -> bool:
+    """Whether a run is the interpreter running train.py, with what the interpreter and torch read
+    as they start (PYTHON…, TORCH_…) as the zygote had it. (torchrun is not: train.py sets
+    TORCH_CPP_LOG_LEVEL before it imports torch, and so does the zygote; torchrun does not.)"""
+    same_start = all(
+        env.get(name) == os.environ.get(name)
+        for name in {*env, *os.environ}
+        if name.startswith(("PYTHON", "TORCH_"))
+    )
+    return args[:2] == [sys.executable, str(TRAIN)] and same_start
+
+
+def spawn(args: list[str], env: dict[str, str], stdout: Path, stderr: Path):
+    """A process running `args`, its streams written to the files (the same file for both if
+    they are one): forked from the zygote where it can run them, else started."""
+    for path in {stdout, stderr}:
+        path.write_bytes(b"")
+    if _forkable(args, env):
+        if not _zygotes:
+            _zygotes.append(_Zygote())
+        return _zygotes[0].start(args[1:], env, stdout, stderr)
+    with open(stdout, "ab") as out, open(stderr, "ab") as err:
+        return subprocess.Popen(args, env=env, stdout=out, stderr=err, start_new_session=True)
+
+
+def run_python(
+    args: list[str], env: dict[str, str], timeout: float | None = None
+) -> subprocess.CompletedProcess:
+    """subprocess.run(args, capture_output=True, text=True, timeout=…), forked where it can be."""
+    with tempfile.TemporaryDirectory(prefix="train-run-") as folder:
+        out, err = Path(folder) / "stdout", Path(folder) / "stderr"
+        process = spawn(args, env, out, err)
+        try:
+            code = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            raise
+        return subprocess.CompletedProcess(
+            args, code, out.read_text(errors="replace"), err.read_text(errors="replace")
+        )
+
+
 class Run:
     """One process (train.py, torchrun, mpiexec), its stdout and stderr in one log file."""
 
     def __init__(self, args: list[str], log: Path, env: dict[str, str]):
         self.log = log
-        with open(log, "wb") as out:
-            self.process = subprocess.Popen(
-                args, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-            )
+        self.process = spawn(args, env, log, log)
 
     def text(self) -> str:
         return self.log.read_text(errors="replace")

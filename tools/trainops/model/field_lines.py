@@ -39,7 +39,10 @@ def field_line(file: str, object_line: int, path: str) -> int | None:
     """The 1-based line of `path` in the object whose document starts at `object_line` in
     `file`; None when the file or the object cannot be read there."""
     with _lock:
-        found = _document_at(file, _stamp(file), object_line)
+        stamp = _stamp(file)
+        if _on_its_line(file, stamp, object_line):
+            return object_line
+        found = _document_at(file, stamp, object_line)
     if found is None:
         return None
     document, offset = found
@@ -144,6 +147,31 @@ class _MarksOnly(yaml.CSafeLoader):
         return ""
 
 
+def _chunk_at(file: str, stamp: tuple[int, int], object_line: int) -> tuple[int, str] | None:
+    chunks = _chunks_of(file, stamp)
+    index = bisect.bisect_right([first for first, _ in chunks], object_line) - 1
+    return chunks[index] if index >= 0 else None
+
+
+def _on_its_line(file: str, stamp: tuple[int, int], object_line: int) -> bool:
+    """Whether the document is one mapping all on `object_line` (JSON, one object a line, as
+    `jq -c` and generators write it): each of its fields is there, and composing it for each
+    finding took most of the time of a run with many such findings."""
+    found = _chunk_at(file, stamp, object_line)
+    if found is None:
+        return False
+    first_line, chunk = found
+    lines = [
+        (first_line + number, line.strip())
+        for number, line in enumerate(chunk.split("\n"))
+        if line.strip() not in ("", "---", "...") and not line.lstrip().startswith("#")
+    ]
+    if len(lines) != 1:
+        return False
+    [(line, text)] = lines
+    return line == object_line and text.startswith("{") and text.endswith("}")
+
+
 # Findings are asked for in the order of their files and objects (check/validate.py): a few
 # documents at a time are enough.
 @lru_cache(maxsize=32)
@@ -152,12 +180,10 @@ def _document_at(
 ) -> tuple[yaml.Node, int] | None:
     """The mapping node of the document whose first key is at `object_line`, and the lines
     before its text in the file; None when no document starts there."""
-    chunks = _chunks_of(file, stamp)
-    starts = [first_line for first_line, _ in chunks]
-    index = bisect.bisect_right(starts, object_line) - 1
-    if index < 0:
+    found = _chunk_at(file, stamp, object_line)
+    if found is None:
         return None
-    first_line, chunk = chunks[index]
+    first_line, chunk = found
     try:
         if bounds_problem(chunk) is not None:  # too deep or too aliased to compose safely
             return None
