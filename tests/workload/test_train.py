@@ -218,11 +218,12 @@ def test_two_gloo_processes_give_the_single_process_model(default_model, tmp_pat
     for rank in (0, 1):
         env = {k: v for k, v in os.environ.items() if not k.startswith("TRAIN_")}
         env.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=port, WORLD_SIZE="2", RANK=str(rank))
-        args = ["--model-dir", str(tmp_path), "--dist-timeout", "60"]
-        runs.append(Run([sys.executable, str(TRAIN), *args], tmp_path / f"rank{rank}.log", env))
+        args = [sys.executable, str(TRAIN), "--model-dir", str(tmp_path), "--dist-timeout", "60"]
+        stdout, stderr = tmp_path / f"rank{rank}.out", tmp_path / f"rank{rank}.err"
+        runs.append(Run(args, stdout, env, stderr=stderr))
     codes = [run.wait(timeout=120) for run in runs]
-    assert codes == [0, 0], [run.text() for run in runs]
-    assert "[train rank 1/2] done: rank 0 writes the model" in runs[1].text()
+    assert codes == [0, 0], [(run.text(), run.log.with_suffix(".err").read_text()) for run in runs]
+    assert "[train rank 1/2] done: rank 0 writes the model" in runs[1].text()  # its stdout
     assert (tmp_path / "model.joblib").read_bytes() == default_model.read_bytes()
 
 

@@ -201,11 +201,12 @@ def run_python(
 
 
 class Run:
-    """One process (train.py, torchrun, mpiexec), its stdout and stderr in one log file."""
+    """One process (train.py, torchrun, mpiexec), its stdout and stderr in one log file, or its
+    stderr in a file of its own when `stderr` names one."""
 
-    def __init__(self, args: list[str], log: Path, env: dict[str, str]):
+    def __init__(self, args: list[str], log: Path, env: dict[str, str], stderr: Path | None = None):
         self.log = log
-        self.process = spawn(args, env, log, log)
+        self.process = spawn(args, env, log, stderr or log)
 
     def text(self) -> str:
         return self.log.read_text(errors="replace")
