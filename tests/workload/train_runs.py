@@ -174,8 +174,8 @@ def spawn(args: list[str], env: dict[str, str], stdout: Path, stderr: Path):
     for path in {stdout, stderr}:
         path.write_bytes(b"")
     if _forkable(args, env):
-        if not _zygotes:
-            _zygotes.append(_Zygote())
+        if not _zygotes or _zygotes[0].process.poll() is not None:  # none yet, or it ended
+            _zygotes[:] = [_Zygote()]
         return _zygotes[0].start(args[1:], env, stdout, stderr)
     with open(stdout, "ab") as out, open(stderr, "ab") as err:
         return subprocess.Popen(args, env=env, stdout=out, stderr=err, start_new_session=True)
