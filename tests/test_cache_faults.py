@@ -194,6 +194,32 @@ def test_a_full_disk_is_a_note_and_an_uncached_run(repo, cold, tmp_path, filled)
         subprocess.run(["umount", "--lazy", str(disk)])  # whatever a worker still holds there
 
 
+def test_git_failing_to_write_a_checkouts_index_is_a_write_failure(tmp_path):
+    # As found (the test above, now and then): git died writing a checkout's index on the full
+    # disk, "sha1 file '…' write error. Out of diskspace", taken for a broken mirror: exit 2.
+    from trainops.model.errors import CannotRun
+    from trainops.render.remote_bases import _write_failure
+
+    found = "fatal: sha1 file '/c/remotes/x/.trainops-index.lock' write error. Out of diskspace"
+    assert _write_failure(CannotRun(f"cannot check out a/b at c from the mirror: {found}"))
+    assert _write_failure(CannotRun("cannot check out a/b at c: fatal: not a tree object")) is None
+    if not (REPO / ".git").exists():
+        pytest.skip("needs this repository's git folder")
+    disk = _full_tmpfs(tmp_path / "disk", "16k")
+    try:
+        done = subprocess.run(
+            ["git", "--git-dir", str(REPO / ".git"), "read-tree", "HEAD"],
+            env={**os.environ, "GIT_INDEX_FILE": str(disk / "index")},
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode != 0, "the index fitted in 16 KiB"
+        said = f"cannot check out a/b at c from the mirror: {done.stderr.strip()}"
+        assert _write_failure(CannotRun(said)), done.stderr
+    finally:
+        subprocess.run(["umount", "--lazy", str(disk)])
+
+
 def test_a_full_temporary_folder_is_one_line(repo, tmp_path):
     # As found: a traceback.
     disk = _full_tmpfs(tmp_path / "tmp", "64k")

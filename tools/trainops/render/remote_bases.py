@@ -189,12 +189,17 @@ def tree(mirror_dir: Path, owner_repo: str, commit: str, verify: bool = True) ->
 _WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG}
 
 
+# What git says when it cannot write a checkout's files ("unable to write file", "unable to
+# create file") or its index (csum-file.c flush(): "sha1 file '…' write error", with ". Out of
+# diskspace" when write() wrote nothing): the cause is the disk's, or the folder's mode.
+_GIT_WRITE_FAILURES = ("unable to write", "unable to create", "write error")
+
+
 def _write_failure(error: OSError | CannotRun) -> OSError | None:
-    """The write error a failed checkout comes down to, or None when it failed otherwise (git's
-    says only "unable to write file": its cause is the disk's, or the folder's mode)."""
+    """The write error a failed checkout comes down to, or None when it failed otherwise."""
     if isinstance(error, OSError):
         return error if error.errno in _WRITE_ERRORS else None
-    if "unable to write" in str(error) or "unable to create" in str(error):
+    if any(said in str(error) for said in _GIT_WRITE_FAILURES):
         return OSError(errno.ENOSPC, "a checkout could not be written there")
     return None
 
