@@ -228,3 +228,13 @@ def test_what_the_worst_case_flags_is_a_warning():
     done = run_trainops("validate", "--format", "json", cwd=RULE_FIXTURES / RULE)
     bounded = [f for f in json.loads(done.stdout) if f["message"].endswith("never optimistic")]
     assert bounded and {f["severity"] for f in bounded} == {"warning"}
+
+
+def test_a_job_outside_the_quota_is_said_so_among_the_residents_in_json():
+    done = run_trainops(
+        "capacity", "--format", "json", "envs/volcano-found", cwd=RULE_FIXTURES / RULE
+    )
+    [environment] = json.loads(done.stdout)
+    owners = {r["owner"] for r in environment["residents"]}
+    assert "Volcano Job bookstore-ml/recommender-train-volcano (outside Kueue's quota)" in owners
+    assert "system pod coredns" in owners

@@ -90,6 +90,11 @@ class Resident:
     pool: str | None  # where it runs (None: no node holds it)
     per_node: bool = False
     pods: int = 1  # how many of its pods are here (per_node: on each node of the pool)
+    outside_quota: bool = False  # a job that runs outside Kueue's quota (a Volcano Job, unqueued)
+
+    @property
+    def shown(self) -> str:
+        return self.owner + (OUTSIDE if self.outside_quota else "")
 
 
 @dataclass(frozen=True)
@@ -378,7 +383,7 @@ def _residents(cluster: Cluster, profile: Profile, nodes: list[NodeRun]) -> list
 
 
 VOLCANO_JOB = ("batch.volcano.sh", "Job")
-OUTSIDE = " (outside Kueue's quota)"  # ends a Resident's owner when it is such a job
+OUTSIDE = " (outside Kueue's quota)"  # follows a Resident's owner when it is such a job
 VOLCANO_QUEUE = ("scheduling.volcano.sh", "Queue")
 # A Volcano Job naming no queue is put in `default` (Volcano v1.15.1
 # pkg/webhooks/admission/jobs/mutate/mutate_job.go, patchDefaultQueue).
@@ -426,7 +431,7 @@ def _outside(
         if pod_sets is None:
             continue
         kind = "Volcano Job" if (obj.group, obj.kind) == VOLCANO_JOB else obj.kind
-        owner = f"{kind} {obj.namespace}/{obj.name}{OUTSIDE}"
+        owner = f"{kind} {obj.namespace}/{obj.name}"
         reach: frozenset[int] = frozenset()
         for count, spec in pod_sets:
             requests = _requests(spec)
@@ -434,10 +439,10 @@ def _outside(
                 continue
             pools = frozenset(id(p) for p in profile.pools if _selects(spec, p))
             reach |= pools
-            found += _placed(owner, nodes, pools, requests, count)
+            found += _placed(owner, nodes, pools, requests, count, outside_quota=True)
         if (obj.group, obj.kind) == VOLCANO_JOB:
             name = mapping(obj.doc.get("spec")).get("queue") or _VOLCANO_DEFAULT_QUEUE
-            queues.setdefault(str(name), []).append((f"{kind} {obj.namespace}/{obj.name}", reach))
+            queues.setdefault(str(name), []).append((owner, reach))
     return found, queues
 
 
@@ -480,18 +485,25 @@ def _volcano_rooms(
 
 
 def _placed(
-    owner: str, nodes: list[NodeRun], pools: frozenset[int], requests: dict, replicas: int
+    owner: str,
+    nodes: list[NodeRun],
+    pools: frozenset[int],
+    requests: dict,
+    replicas: int,
+    outside_quota: bool = False,
 ) -> list[Resident]:
     """Residents for `replicas` pods placed first-fit: one per pool they landed in (in node
     order), and one for those no node holds."""
-    by_pool: dict[str, int] = {}
+    by_pool: dict[str | None, int] = {}
     for pool, pods in _place(nodes, pools, requests, replicas):
         by_pool[pool.name] = by_pool.get(pool.name, 0) + pods
-    found = [Resident(owner, requests, name, pods=pods) for name, pods in by_pool.items()]
     unplaced = replicas - sum(by_pool.values())
     if unplaced:
-        found.append(Resident(owner, requests, None, pods=unplaced))
-    return found
+        by_pool[None] = unplaced
+    return [
+        Resident(owner, requests, name, pods=pods, outside_quota=outside_quota)
+        for name, pods in by_pool.items()
+    ]
 
 
 def _queue_of(obj: K8sObject, defined: kueue.Kueue) -> K8sObject | None:

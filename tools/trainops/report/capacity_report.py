@@ -182,7 +182,7 @@ def as_json(models: list[Model]) -> list[dict]:
             ],
             "residents": [
                 {
-                    "owner": r.owner,
+                    "owner": r.shown,
                     "requests": r.requests,
                     "pool": r.pool,
                     "perNode": r.per_node,

@@ -126,13 +126,7 @@ def _quota_findings(rendered: Rendered, model: Model, queue: K8sObject) -> Itera
 
 def _outside_named(model: Model) -> str:
     """`` and the jobs outside Kueue's quota (Job x)`` when there are any, for the message."""
-    owners = sorted(
-        {
-            r.owner.removesuffix(capacity.OUTSIDE)
-            for r in model.residents
-            if r.owner.endswith(capacity.OUTSIDE)
-        }
-    )
+    owners = sorted({r.owner for r in model.residents if r.outside_quota})
     return f" and the jobs outside Kueue's quota ({', '.join(owners)})" if owners else ""
 
 
