@@ -96,11 +96,20 @@ def cold(cold_run) -> tuple[int, list]:
 
 
 @pytest.fixture
-def warm(repo, tmp_path) -> Path:
-    """A cache a run of its own filled, for faults made in place in the files of its checkouts
-    (which its stubbed copies link: cut in a copy of the cold run's cache, they would cut that)."""
+def warm(cold_run, tmp_path) -> Path:
+    """The cold run's cache copied whole, for faults made in place in the files of its checkouts
+    (cut in a linked copy, they would cut the cold run's own): the copy's files are its own, the
+    stubbed copies' files linked to their checkouts' as in the cache copied, and each stubbed
+    copy's record of its files says their new inodes, as the run that made them here would have
+    written it (otherwise every stubbed copy would be made again, whatever the fault)."""
+    from trainops.render import crd_stubs
+
     cache = tmp_path / "cache"
-    run(repo, cache)
+    subprocess.run(["cp", "-a", str(cold_run[0]), str(cache)], check=True)
+    records = list(cache.glob(f"crd-stubs-*/**/{crd_stubs._FILES}"))
+    assert records
+    for record in records:
+        record.write_text(json.dumps(crd_stubs._identities(record.parent)))
     return cache
 
 
