@@ -40,29 +40,32 @@ SUMMARY = (
 SHOWN = 3  # objects named in a finding; the rest are counted
 
 
-def _facts(cluster: Cluster) -> tuple[webhooks.Resources, set[str], list]:
+def _facts(cluster: Cluster) -> tuple[webhooks.Resources, set[str], list, list]:
     objects = list(cluster.objects())
     configs = [
         (config, index, hook) for config in objects for index, hook in webhooks.webhooks(config)
     ]
-    return webhooks.Resources(objects), webhooks.operator_namespaces(objects), configs
+    # Each object with the hook it is, if any: asked of every object for every webhook otherwise.
+    hooks = [(obj, webhooks.hook_of(obj)) for obj in objects]
+    return webhooks.Resources(objects), webhooks.operator_namespaces(objects), configs, hooks
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
-    resources, operators, configs = cluster.memo("webhook reach", _facts)
+    resources, operators, configs, hooks = cluster.memo("webhook reach", _facts)
     for config in rendered.objects:
         for index, hook in webhooks.webhooks(config):
             if webhooks.fails_closed(hook):
-                finding = _reach(rendered, cluster, config, index, hook, resources, operators)
+                finding = _reach(
+                    rendered, cluster, config, index, hook, resources, operators, hooks
+                )
                 if finding is not None:
                     yield finding
     yield from _unreached_jobs(rendered, cluster, resources, configs)
 
 
-def _whose(obj: K8sObject, own: str | None, operators: set[str]) -> str | None:
+def _whose(obj: K8sObject, hook: str | None, own: str | None, operators: set[str]) -> str | None:
     if obj.namespace == own and own is not None:
         return None
-    hook = webhooks.hook_of(obj)
     if hook is not None:
         return hook
     if obj.namespace in operators:
@@ -70,11 +73,11 @@ def _whose(obj: K8sObject, own: str | None, operators: set[str]) -> str | None:
     return None
 
 
-def _reach(rendered, cluster, config, index, hook, resources, operators) -> Finding | None:
+def _reach(rendered, cluster, config, index, hook, resources, operators, hooks) -> Finding | None:
     own = webhooks.service_namespace(hook)
     gated = []
-    for obj in cluster.objects():
-        whose = _whose(obj, own, operators)
+    for obj, its_hook in hooks:
+        whose = _whose(obj, its_hook, own, operators)
         if whose is None:
             continue
         labels = cluster.namespace_labels(obj.namespace) if obj.namespace else None
