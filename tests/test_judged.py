@@ -12,10 +12,11 @@ import yaml
 
 from helpers import WIDGET_CRD, write_tree
 from trainops.check.validate import Root, validate
-from trainops.knowledge import admission, coverage
+from trainops.knowledge import admission, coverage, webhooks
 from trainops.knowledge.apivalidation import kinds
 from trainops.knowledge.schema.catalog import Catalog
 from trainops.model.findings import Severity
+from trainops.model.objects import K8sObject
 from trainops.report import REPORTERS
 from trainops.rules import RULES
 
@@ -114,6 +115,47 @@ def test_a_custom_resource_kind_is_judged_by_its_schema_and_its_cel_rules():
     assert row.judgement == coverage.PARTLY
 
 
+def _webhook_configuration(group: str, resource: str) -> K8sObject:
+    doc = {
+        "apiVersion": "admissionregistration.k8s.io/v1",
+        "kind": "ValidatingWebhookConfiguration",
+        "metadata": {"name": "checks"},
+        "webhooks": [
+            {
+                "name": "v.example.com",
+                "rules": [
+                    {"apiGroups": [group], "resources": [resource], "operations": ["CREATE"]}
+                ],
+            }
+        ],
+    }
+    return K8sObject(doc, "hooks.yaml", 1)
+
+
+def test_a_custom_kind_no_webhook_is_registered_for_has_none_to_judge():
+    # As found: Flux's and Argo CD's kinds, which no webhook admits, were "not judged".
+    catalog = Catalog(["v1.32"], [yaml.safe_load(WIDGET_CRD)])
+    elsewhere = webhooks.registered([_webhook_configuration("apps", "deployments")])
+    [row] = [r for r in coverage.table(catalog, elsewhere) if r.kind == "Widget"]
+    assert row.webhook.status == coverage.NONE and "registers" in row.webhook.detail
+    # Registered (a subresource's rule, or `*`), and no port of it here: left unjudged.
+    for group, resource in (("example.com", "widgets/status"), ("*", "*"), ("example.com", "*")):
+        hooked = webhooks.registered([_webhook_configuration(group, resource)])
+        [row] = [r for r in coverage.table(catalog, hooked) if r.kind == "Widget"]
+        assert row.webhook.status == coverage.NOT_JUDGED, (group, resource)
+    # Unknown (the CRD roots not read): never taken for none.
+    [row] = [r for r in coverage.table(catalog) if r.kind == "Widget"]
+    assert row.webhook.status == coverage.NOT_JUDGED
+
+
+def test_registered_reads_webhook_configurations_only():
+    hooks = _webhook_configuration("kueue.x-k8s.io", "workloads/status")
+    other = K8sObject({**hooks.doc, "kind": "ConfigMap", "apiVersion": "v1"}, "cm.yaml", 1)
+    assert webhooks.registered([hooks, other]) == {("kueue.x-k8s.io", "workloads")}
+    broken = K8sObject({**hooks.doc, "webhooks": [{"rules": "all"}, None]}, "bad.yaml", 1)
+    assert webhooks.registered([broken]) == set()
+
+
 def test_the_coverage_command_prints_json_and_markdown(tmp_path, monkeypatch, capsys):
     from trainops.cli import main
 
@@ -202,3 +244,22 @@ def test_the_readmes_excerpt_is_what_the_command_prints():
         if line.startswith(("| Job.batch |", "| Lease.", "| StorageClass."))
     ]
     assert len(rows) >= 4 and all(row in printed for row in rows), rows
+
+
+def test_the_readmes_custom_resource_rows_are_what_the_command_prints(mirror):
+    """The README's rows of custom resource kinds are the command's, on this repository's CRD
+    roots (renders the suite's cache holds)."""
+    from helpers import REPO, run_trainops
+
+    done = run_trainops("coverage", "--format", "markdown")
+    assert done.returncode == 0, done.stderr
+    printed = set(done.stdout.splitlines())
+    readme = (REPO / "README.md").read_text().split("## What is judged", 1)[1].split("\n## ")[0]
+    rows = [
+        line
+        for line in readme.splitlines()
+        if line.startswith("| ") and "." in line.split("|")[1] and "judged" in line
+    ]
+    assert len(rows) >= 7 and all(row in printed for row in rows), [
+        row for row in rows if row not in printed
+    ]

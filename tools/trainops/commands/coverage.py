@@ -7,6 +7,7 @@ import sys
 
 from trainops.check.validate import Root, catalog_for, load_roots, load_with_crd_roots
 from trainops.commands.options import add_config_option, add_mirror_option, renderer_from
+from trainops.knowledge import webhooks
 from trainops.knowledge.coverage import table
 from trainops.model.config import DEFAULT_KUBERNETES_VERSIONS, load_config
 from trainops.model.errors import CannotRun
@@ -59,9 +60,16 @@ def run(args: argparse.Namespace) -> int:
     catalog = catalog_for(
         loaded.crd_roots, versions, crd_roots, config.folder if config else None, loaded.schemas
     )
+    hooked = None
     if renderer is not None:
+        # What the CRD roots' webhook configurations register: a custom kind none registers has
+        # no webhook to judge ("–"), not one left unjudged. Read again when the schemas came
+        # from the cache (their renders are cached too).
+        read = loaded.crd_roots or load_roots(crd_roots, renderer)
+        if all(result.loaded for result in read):
+            hooked = webhooks.registered(obj for result in read for obj in result.objects)
         renderer.release()
-    rows = table(catalog)
+    rows = table(catalog, hooked)
     if args.format == "json":
         coverage_report.write_json(rows, sys.stdout)
     elif args.format == "markdown":

@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
-from trainops.knowledge import admission
+from trainops.knowledge import admission, webhooks
 from trainops.knowledge.apivalidation import kinds as apikinds
 from trainops.knowledge.schema import cel, core
 from trainops.knowledge.schema.catalog import Catalog
@@ -139,8 +139,12 @@ def built_in_kinds(kubernetes_versions: Iterable[str]) -> dict[tuple[str, str], 
     return found
 
 
-def _stage(group: str, kind: str, stage: str, custom: bool) -> Cell:
+def _stage(group: str, kind: str, stage: str, custom: bool, served: bool = True) -> Cell:
+    """`served`: whether the stage exists for the kind here at all (a webhook some webhook
+    configuration of the CRD roots registers for it); one that does not refuses nothing."""
     checks = [c for c in admission.checks_for(group, kind) if c.stage == stage]
+    if not checks and custom and not served:
+        return Cell(NONE, "no webhook configuration of the CRD roots registers one for it")
     if not checks:
         return Cell(NOT_JUDGED if custom else NONE, "no port" if custom else "")
     who = ", ".join(dict.fromkeys(c.operator for c in checks))
@@ -197,8 +201,13 @@ def _cel(schemas: Iterable[dict]) -> Cell:
     return Cell(JUDGED, f"{rules} rule(s)")
 
 
-def _custom(catalog: Catalog, group: str, kind: str) -> KindCoverage:
+def _custom(
+    catalog: Catalog, group: str, kind: str, hooked: set[tuple[str, str]] | None = None
+) -> KindCoverage:
+    """`hooked`: the resources the CRD roots' webhook configurations register (None: unknown,
+    as when the roots were not read)."""
     name = catalog.crd_names[(group, kind)]
+    resource = name.partition(".")[0]  # a CRD is named <plural>.<group>
     versions = tuple(v for (g, v, k) in catalog.crd_schemas if (g, k) == (group, kind))
     installer = catalog.installers.get(name, "?")
     cel_schemas = [
@@ -216,14 +225,21 @@ def _custom(catalog: Catalog, group: str, kind: str) -> KindCoverage:
         Cell(JUDGED, f"CRD {name}"),
         api,
         Cell(JUDGED, "the schema's defaults"),
-        _stage(group, kind, "webhook", custom=True),
+        _stage(
+            group,
+            kind,
+            "webhook",
+            custom=True,
+            served=hooked is None or webhooks.is_registered(hooked, group, resource),
+        ),
         _stage(group, kind, "controller", custom=True),
         _cel(cel_schemas),
     )
 
 
-def table(catalog: Catalog) -> list[KindCoverage]:
-    """Every kind of the run: built-in ones (by group, then kind), then custom resource kinds."""
+def table(catalog: Catalog, hooked: set[tuple[str, str]] | None = None) -> list[KindCoverage]:
+    """Every kind of the run: built-in ones (by group, then kind), then custom resource kinds;
+    `hooked`, the resources the CRD roots' webhook configurations register (webhooks.registered)."""
     rows = [
         _built_in(group, kind, per_version)
         for (group, kind), per_version in sorted(
@@ -231,7 +247,7 @@ def table(catalog: Catalog) -> list[KindCoverage]:
         )
     ]
     custom = sorted({(g, k) for (g, k) in catalog.crd_names})
-    rows += [_custom(catalog, group, kind) for group, kind in custom]
+    rows += [_custom(catalog, group, kind, hooked) for group, kind in custom]
     return rows
 
 

@@ -57,6 +57,25 @@ def webhooks(obj: K8sObject) -> list[tuple[int, dict]]:
     return indexed_mappings(obj.doc.get("webhooks"))
 
 
+def registered(objects: Iterable[K8sObject]) -> set[tuple[str, str]]:
+    """(API group, resource) of every rule of the webhook configurations among `objects`, `*`
+    kept as it is written and a subresource (`workloads/status`) as its resource: the resources
+    some webhook is called for."""
+    found = set()
+    for obj in objects:
+        for _, hook in webhooks(obj):
+            for rule in mappings(hook.get("rules")):
+                for group in strings(rule.get("apiGroups")):
+                    for resource in strings(rule.get("resources")):
+                        found.add((group, resource.partition("/")[0]))
+    return found
+
+
+def is_registered(registered: set[tuple[str, str]], group: str, resource: str) -> bool:
+    """Whether a rule of `registered` names the resource, `*` included (rules/rules.go)."""
+    return bool({(group, resource), (group, "*"), ("*", resource), ("*", "*")} & registered)
+
+
 def fails_closed(webhook: dict) -> bool:
     return webhook.get("failurePolicy", "Fail") == "Fail"
 
