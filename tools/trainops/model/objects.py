@@ -70,15 +70,18 @@ class K8sObject:
             self.nulls = _holds_null(self.doc)
         return self.nulls
 
-    @property
+    # Read once an object: the rules ask them of every object, millions of times in a run of tens
+    # of thousands. What an object is never changes once it is parsed (read_as_server replaces
+    # its doc with the same apiVersion and kind).
+    @functools.cached_property
     def api_version(self) -> str:
         return self.doc["apiVersion"]
 
-    @property
+    @functools.cached_property
     def kind(self) -> str:
         return self.doc["kind"]
 
-    @property
+    @functools.cached_property
     def group(self) -> str:
         return _group_of(self.doc["apiVersion"])
 
