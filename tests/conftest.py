@@ -17,6 +17,7 @@ from trainops.model.cache import cache_root
 from trainops.render import render_cache
 from trainops.render.kustomize import find_kustomize
 from trainops.render.renderer import Renderer
+from trainops.rules import api_validation
 
 TEST_CACHE = REPO / ".cache" / "trainops-tests"
 
@@ -67,7 +68,13 @@ def _private_cache() -> None:
 
 # Entries keyed by everything that computes them, so one the user's cache holds (`make validate`
 # ran first) is exactly what a test would compute: copied in, each entry is still verified on read.
-_SEEDED = (render_cache.FOLDER, objects.PARSED_FOLDER, schema_cache.FOLDER)
+_SEEDED = (
+    render_cache.FOLDER,
+    render_cache.KEPT_FOLDER,
+    objects.PARSED_FOLDER,
+    schema_cache.FOLDER,
+    api_validation.RESULTS,
+)
 
 
 def _seed_from(user_cache: Path) -> None:
