@@ -138,8 +138,12 @@ def test_a_custom_kind_no_webhook_is_registered_for_has_none_to_judge():
     elsewhere = webhooks.registered([_webhook_configuration("apps", "deployments")])
     [row] = [r for r in coverage.table(catalog, elsewhere) if r.kind == "Widget"]
     assert row.webhook.status == coverage.NONE and "registers" in row.webhook.detail
-    # Registered (a subresource's rule, or `*`), and no port of it here: left unjudged.
-    for group, resource in (("example.com", "widgets/status"), ("*", "*"), ("example.com", "*")):
+    # A rule for its status alone calls no webhook for the object itself.
+    status = webhooks.registered([_webhook_configuration("example.com", "widgets/status")])
+    [row] = [r for r in coverage.table(catalog, status) if r.kind == "Widget"]
+    assert row.webhook.status == coverage.NONE
+    # Registered (by name, `*` or `*/*`), and no port of it here: left unjudged.
+    for group, resource in (("example.com", "widgets"), ("*", "*/*"), ("example.com", "*")):
         hooked = webhooks.registered([_webhook_configuration(group, resource)])
         [row] = [r for r in coverage.table(catalog, hooked) if r.kind == "Widget"]
         assert row.webhook.status == coverage.NOT_JUDGED, (group, resource)
@@ -149,7 +153,7 @@ def test_a_custom_kind_no_webhook_is_registered_for_has_none_to_judge():
 
 
 def test_registered_reads_webhook_configurations_only():
-    hooks = _webhook_configuration("kueue.x-k8s.io", "workloads/status")
+    hooks = _webhook_configuration("kueue.x-k8s.io", "workloads")
     other = K8sObject({**hooks.doc, "kind": "ConfigMap", "apiVersion": "v1"}, "cm.yaml", 1)
     assert webhooks.registered([hooks, other]) == {("kueue.x-k8s.io", "workloads")}
     broken = K8sObject({**hooks.doc, "webhooks": [{"rules": "all"}, None]}, "bad.yaml", 1)

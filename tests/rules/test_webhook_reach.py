@@ -48,3 +48,30 @@ def test_a_queued_job_outside_the_scoped_webhook(findings_of):
         "mjob.kb.io (kueue-mutating-webhook-configuration) does not reach: it is created "
         "unsuspended"
     )
+
+
+def test_a_rule_reaches_an_object_as_the_api_server_matches_its_resources():
+    # As found: `jobs/*` (every subresource of jobs, and jobs themselves) was taken for none.
+    # k8s.io/apiserver v0.32.13 rules/rules.go, Matcher.resource: the object itself matches
+    # `jobs`, `*`, `jobs/*` and `*/*`; `jobs/status` matches its status alone.
+    from trainops.knowledge import webhooks
+    from trainops.model.objects import K8sObject
+
+    job = K8sObject(
+        {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j", "namespace": "n"}},
+        "job.yaml",
+        1,
+    )
+    for resources, reached in (
+        (["jobs"], True),
+        (["*"], True),
+        (["jobs/*"], True),
+        (["*/*"], True),
+        (["jobs/status"], False),
+        (["*/status"], False),
+        (["cronjobs"], False),
+    ):
+        hook = {
+            "rules": [{"apiGroups": ["batch"], "resources": resources, "operations": ["CREATE"]}]
+        }
+        assert webhooks.reaches(hook, job, ("jobs", False), {}) is reached, resources

@@ -58,22 +58,37 @@ def webhooks(obj: K8sObject) -> list[tuple[int, dict]]:
 
 
 def registered(objects: Iterable[K8sObject]) -> set[tuple[str, str]]:
-    """(API group, resource) of every rule of the webhook configurations among `objects`, `*`
-    kept as it is written and a subresource (`workloads/status`) as its resource: the resources
-    some webhook is called for."""
+    """(API group, resource) of every rule of the webhook configurations among `objects` that
+    names the objects themselves, not only a subresource of theirs: the resources some webhook
+    is called for, `*` as written."""
     found = set()
     for obj in objects:
         for _, hook in webhooks(obj):
             for rule in mappings(hook.get("rules")):
                 for group in strings(rule.get("apiGroups")):
-                    for resource in strings(rule.get("resources")):
-                        found.add((group, resource.partition("/")[0]))
+                    for entry in strings(rule.get("resources")):
+                        resource = _object_resource(entry)
+                        if resource is not None:
+                            found.add((group, resource))
     return found
 
 
 def is_registered(registered: set[tuple[str, str]], group: str, resource: str) -> bool:
     """Whether a rule of `registered` names the resource, `*` included (rules/rules.go)."""
     return bool({(group, resource), (group, "*"), ("*", resource), ("*", "*")} & registered)
+
+
+def _object_resource(entry: str) -> str | None:
+    """The resource (or `*`) whose objects themselves a rule's `resources` entry calls the
+    webhook for, or None for a subresource alone: k8s.io/apiserver v0.32.13 rules/rules.go,
+    Matcher.resource matches `x` or `*` with no subresource or `/*` (`jobs/*`, `*/*`), and
+    `jobs/status` the status alone."""
+    name, _, sub = entry.partition("/")
+    return name if sub in ("", "*") else None
+
+
+def _names_object(entries: Iterable[str], resource: str) -> bool:
+    return any(_object_resource(entry) in (resource, "*") for entry in entries)
 
 
 def fails_closed(webhook: dict) -> bool:
@@ -151,8 +166,7 @@ def _rule_matches(rule: dict, group: str, resource: str, cluster_scoped: bool) -
         return False  # applying an object creates it first; updates follow from it
     if not ({group, "*"} & set(strings(rule.get("apiGroups")))):
         return False
-    resources = strings(rule.get("resources"))
-    if not ({resource, "*", "*/*"} & set(resources)):
+    if not _names_object(strings(rule.get("resources")), resource):
         return False
     scope = rule.get("scope", "*")
     return scope == "*" or (scope == "Cluster") == cluster_scoped

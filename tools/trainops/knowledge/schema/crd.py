@@ -82,57 +82,31 @@ def shape_problem(crd: dict) -> str | None:
 
 
 def _schema_problem(root: object, where: str) -> str | None:
-    """The first node, depth first, that is not a schema or holds a keyword of the wrong type.
-    A node's path is written out only for the node at fault (`_path`): writing one for each of the
-    tens of thousands of nodes of the operators' CRDs was most of a cold run's CRD reading."""
-    trail: list[tuple[int, str, str | int | None]] = [(-1, where, None)]
-    pending: list[tuple[object, int]] = [(root, 0)]
+    pending: list[tuple[object, str]] = [(root, where)]
     while pending:
-        node, at = pending.pop()
+        node, path = pending.pop()
         if not isinstance(node, dict):
-            return f"{_path(trail, at)} is not a schema (a mapping)"
-        if any(
-            (kinds := _SCHEMA_KEYWORDS.get(keyword)) and not isinstance(value, kinds)
-            for keyword, value in node.items()
-        ):
-            for keyword, kinds in _SCHEMA_KEYWORDS.items():  # the first in the keywords' order
-                if keyword in node and not isinstance(node[keyword], kinds):
-                    names = " or ".join(k.__name__ for k in kinds)
-                    return f"{_path(trail, at)}.{keyword} is not a {names}"
+            return f"{path} is not a schema (a mapping)"
+        for keyword, kinds in _SCHEMA_KEYWORDS.items():
+            value = node.get(keyword)
+            if keyword in node and not isinstance(value, kinds):
+                return f"{path}.{keyword} is not a {' or '.join(k.__name__ for k in kinds)}"
         for keyword in ("properties", "patternProperties", "definitions"):
             for name, child in (node.get(keyword) or {}).items():
-                trail.append((at, keyword, name))
-                pending.append((child, len(trail) - 1))
+                pending.append((child, f"{path}.{keyword}.{name}"))
         for keyword in ("items", "additionalProperties", "additionalItems", "not"):
             child = node.get(keyword)
             if isinstance(child, dict):
-                trail.append((at, keyword, None))
-                pending.append((child, len(trail) - 1))
+                pending.append((child, f"{path}.{keyword}"))
             elif isinstance(child, list):
-                for index, item in enumerate(child):
-                    trail.append((at, keyword, index))
-                    pending.append((item, len(trail) - 1))
+                pending.extend((c, f"{path}.{keyword}[{i}]") for i, c in enumerate(child))
         for keyword in _SUBSCHEMA_LISTS:
-            for index, item in enumerate(node.get(keyword) or []):
-                trail.append((at, keyword, index))
-                pending.append((item, len(trail) - 1))
+            pending.extend(
+                (c, f"{path}.{keyword}[{i}]") for i, c in enumerate(node.get(keyword) or [])
+            )
         if not all(isinstance(name, str) for name in node.get("required") or []):
-            return f"{_path(trail, at)}.required is not a list of names"
+            return f"{path}.required is not a list of names"
     return None
-
-
-def _path(trail: list[tuple[int, str, str | int | None]], at: int) -> str:
-    """The path of trail entry `at`: its parents' keywords and names, root first."""
-    parts = []
-    while at > 0:
-        at, keyword, name = trail[at]
-        if name is None:
-            parts.append(f".{keyword}")
-        elif isinstance(name, int):
-            parts.append(f".{keyword}[{name}]")
-        else:
-            parts.append(f".{keyword}.{name}")
-    return trail[0][1] + "".join(reversed(parts))
 
 
 def _convert(node: dict, seen_cel: list[bool]) -> dict:
