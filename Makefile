@@ -107,13 +107,15 @@ bench: $(TEST_STAMP) $(BYTECODE)
 # The tool alone for `validate`; the test extras (training stack, CPU torch) for tests and benchmarks.
 # uv installs the tool's dependencies (3 s where pip takes 20) and keeps them unpacked in its cache,
 # where the hooks' own environment finds them when the tests build it (tests/test_hooks_and_ci.py),
-# instead of fetching and unpacking 300 MB again. pip installs the test extras: uv does not read
-# pip's configuration, where a CPU build of torch may be named, and would fetch a CUDA build.
+# instead of fetching and unpacking 300 MB again. uv reads PyPI, not pip's configuration: where
+# only pip's index is reachable, pip installs them. pip installs the test extras, where pip's
+# configuration may name a CPU build of torch (uv would fetch a CUDA build).
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=24"
 	$(BIN)/python -m pip install --quiet --constraint constraints.txt uv
-	$(BIN)/uv pip install --quiet --python $(BIN)/python --constraint constraints.txt --editable .
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --constraint constraints.txt --editable . \
+		|| $(BIN)/python -m pip install --quiet --constraint constraints.txt --editable .
 	$(BIN)/python -m pip install --quiet --constraint constraints.txt --ignore-requires-python "$(PYKUSTOMIZE)" \
 		|| echo "pykustomize was not installed: trainops renders with kubectl or kustomize"
 	touch $@
