@@ -107,7 +107,8 @@ bench: $(TEST_STAMP) $(BYTECODE)
 # The tool alone for `validate`; the test extras (training stack, CPU torch) for tests and benchmarks.
 # uv installs the tool's dependencies (3 s where pip takes 20) and keeps them unpacked in its cache,
 # where the hooks' own environment finds them when the tests build it (tests/test_hooks_and_ci.py),
-# instead of fetching and unpacking 300 MB again. uv reads PyPI, not pip's configuration: where
+# instead of fetching and unpacking 300 MB again. uv reads PyPI, not pip's configuration (uv's
+# docs, pip/compatibility: "uv does not read ... pip.conf or PIP_INDEX_URL"): where
 # only pip's index is reachable, pip installs them. pip installs the test extras, where pip's
 # configuration may name a CPU build of torch (uv would fetch a CUDA build).
 $(STAMP): pyproject.toml constraints.txt

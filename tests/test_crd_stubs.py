@@ -80,10 +80,9 @@ class _EveryRoot:
         self.cases, self.slice = commit_slice(cases, self.SLICES, lambda c: _remote_entries(c[0]))
         # The values proof reads the roots whose text this slice compares (their full builds).
         self.roots = [root for root, check in self.cases if check == "text"]
-        both = {root for root, check in self.cases if check == "origins"} & set(self.roots)
+        self._both = {root for root, check in self.cases if check == "origins"} & set(self.roots)
         self._full_builds: dict[Path, str] = {}
         self._composed_renders: dict[Path, Output] = {}
-        self._both = both
 
     def full_build(self, root: Path) -> str:
         return _made_once(self._full_builds, root, self.full.build)

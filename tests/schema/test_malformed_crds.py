@@ -95,3 +95,41 @@ def test_a_well_formed_crd_still_checks_its_resources(tmp_path):
         'env/w.yaml:4: error [schema] Widget/default/w at spec.size: 1 is not of type "string"'
         in done.stdout
     )
+
+
+def _crd_with(schema: object) -> dict:
+    return {
+        "spec": {
+            "group": "example.com",
+            "names": {"kind": "Widget"},
+            "versions": [{"name": "v1", "schema": {"openAPIV3Schema": schema}}],
+        }
+    }
+
+
+ROOT = "spec.versions[0].schema.openAPIV3Schema"
+
+
+@pytest.mark.parametrize(
+    ("schema", "problem"),
+    [
+        ({"type": "object", "properties": {"a": {"type": "string"}}}, None),
+        ({"properties": {"a": {"type": 1}}}, f"{ROOT}.properties.a.type is not a str"),
+        # Two keywords wrong: the first in the keywords' order is named, whatever the node's order.
+        ({"type": 1, "properties": []}, f"{ROOT}.properties is not a dict"),
+        ({"items": [{"type": "string"}, {"not": 3}]}, f"{ROOT}.items[1].not is not a dict"),
+        (
+            {"anyOf": [{}, {"required": ["a", 1]}]},
+            f"{ROOT}.anyOf[1].required is not a list of names",
+        ),
+        (
+            {"additionalProperties": {"properties": {"b": "x"}}},
+            f"{ROOT}.additionalProperties.properties.b is not a schema (a mapping)",
+        ),
+        ({"description": {"properties": 1}}, None),  # not a keyword that holds schemas
+    ],
+)
+def test_the_shape_check_names_the_first_wrong_field(schema, problem):
+    from trainops.knowledge.schema.crd import shape_problem
+
+    assert shape_problem(_crd_with(schema)) == problem
