@@ -6,8 +6,9 @@ the same entry point (`trainops.cli.run`: parse, run, flush, exit) in its own pr
 own working folder, environment, standard streams and exit status, and skips only the imports.
 This process runs nothing itself, so no child inherits state from an earlier run.
 
-Protocol, one JSON request per line on stdin ({args, cwd, env, stdout, stderr}: the last two are
-files the child writes its streams to); for each, "pid N" then "exit CODE" on stdout.
+Protocol, one JSON request per line on stdin ({args, cwd, env, stdout, stderr, stdin}: the last
+three are files the child writes its streams to and reads its input from); for each, "pid N" then
+"exit CODE" on stdout. A bound on the address space is the zygote's own, set before its imports.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def _child(request: dict, replies: int) -> None:
         os.environ.clear()
         os.environ.update(request["env"])
         for fd, path, flags in (
-            (0, os.devnull, os.O_RDONLY),
+            (0, request.get("stdin", os.devnull), os.O_RDONLY),
             (1, request["stdout"], os.O_WRONLY),
             (2, request["stderr"], os.O_WRONLY),
         ):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import resource
 import select
 import shutil
 import signal
@@ -35,10 +36,16 @@ LAYERS = ("operators", "platform", "workloads")
 
 
 def run_trainops(
-    *args: str, cwd: Path = REPO, env: dict[str, str] | None = None, timeout: float | None = None
+    *args: str,
+    cwd: Path = REPO,
+    env: dict[str, str] | None = None,
+    timeout: float | None = None,
+    input: str | bytes | None = None,
+    limit: int | None = None,
 ) -> subprocess.CompletedProcess:
     """The real CLI in a process of its own, as a user runs it: forked from one that has already
-    imported trainops (cli_zygote.py) where it can be, else `python -m trainops`."""
+    imported trainops (cli_zygote.py) where it can be, else `python -m trainops`. `input` is its
+    standard input (else /dev/null); `limit` bounds its address space (RLIMIT_AS), in bytes."""
     full_env = dict(os.environ)
     if MIRROR is not None:
         full_env["TRAINOPS_MIRROR"] = str(MIRROR)
@@ -50,12 +57,27 @@ def run_trainops(
         for name in {*full_env, *os.environ}
         if name.startswith("PYTHON")
     )
-    zygote = _zygote() if starts_alike else None
+    zygote = _zygote(limit) if starts_alike else None
     if zygote is None:
-        return subprocess.run(
-            command, cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout
+
+        def limited() -> None:
+            if limit is not None:
+                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+        done = subprocess.run(
+            command,
+            cwd=cwd,
+            env=full_env,
+            capture_output=True,
+            input=input.encode() if isinstance(input, str) else input,
+            stdin=None if input is not None else subprocess.DEVNULL,
+            timeout=timeout,
+            preexec_fn=limited,
         )
-    return zygote.run(command, str(cwd), full_env, timeout)
+        return subprocess.CompletedProcess(
+            command, done.returncode, _decoded(done.stdout), _decoded(done.stderr)
+        )
+    return zygote.run(command, str(cwd), full_env, timeout, input)
 
 
 # Root reads and lists whatever a file's mode says: these capabilities let it. A test of an
@@ -88,7 +110,13 @@ def run_trainops_unprivileged(
 
 
 class _Zygote:
-    def __init__(self) -> None:
+    def __init__(self, limit: int | None) -> None:
+        def limited() -> None:
+            # Before the imports, as for `python -m trainops` under the limit: libraries map less
+            # where they cannot map more (imported unbounded, trainops maps over 1 GiB).
+            if limit is not None:
+                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
         # Unbuffered: select() sees only the pipe, so a reply read ahead into a buffer (the pid
         # and the exit of a quick child arrive together) would leave select() waiting forever.
         self.process = subprocess.Popen(
@@ -96,6 +124,7 @@ class _Zygote:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             bufsize=0,
+            preexec_fn=limited,
         )
 
     def _reply(self, deadline: float | None) -> str | None:
@@ -109,7 +138,12 @@ class _Zygote:
         return line.split()[1]
 
     def run(
-        self, command: list[str], cwd: str, env: dict[str, str], timeout: float | None
+        self,
+        command: list[str],
+        cwd: str,
+        env: dict[str, str],
+        timeout: float | None,
+        input: str | bytes | None = None,
     ) -> subprocess.CompletedProcess:
         assert self.process.stdin is not None
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -118,7 +152,11 @@ class _Zygote:
             out.touch()
             err.touch()
             request = {"args": command[3:], "cwd": cwd, "env": env, "stdout": str(out)}
-            request["stderr"] = str(err)
+            request.update(stderr=str(err), stdin=os.devnull)
+            if input is not None:
+                given = Path(scratch, "stdin")
+                given.write_bytes(input.encode() if isinstance(input, str) else input)
+                request["stdin"] = str(given)
             self.process.stdin.write(json.dumps(request).encode() + b"\n")
             self.process.stdin.flush()
             pid = int(self._reply(None) or 0)
@@ -131,20 +169,25 @@ class _Zygote:
 
 
 def _text(path: Path) -> str:
+    return _decoded(path.read_bytes())
+
+
+def _decoded(stream: bytes) -> str:
     """A stream as subprocess.run(text=True) decodes it (locale encoding, universal newlines)."""
-    return io.TextIOWrapper(io.BytesIO(path.read_bytes())).read()
+    return io.TextIOWrapper(io.BytesIO(stream)).read()
 
 
-_ZYGOTES: list[_Zygote] = []
+_ZYGOTES: dict[int | None, _Zygote] = {}
 
 
-def _zygote() -> _Zygote | None:
-    """This test process's zygote, started on first use; None where processes cannot fork."""
+def _zygote(limit: int | None = None) -> _Zygote | None:
+    """This test process's zygote for runs under `limit` (each child inherits the bound), started
+    on first use; None where processes cannot fork."""
     if not hasattr(os, "fork"):
         return None
-    if not _ZYGOTES or _ZYGOTES[0].process.poll() is not None:
-        _ZYGOTES[:] = [_Zygote()]
-    return _ZYGOTES[0]
+    if limit not in _ZYGOTES or _ZYGOTES[limit].process.poll() is not None:
+        _ZYGOTES[limit] = _Zygote(limit)
+    return _ZYGOTES[limit]
 
 
 def load_docs(text: str) -> list[dict]:

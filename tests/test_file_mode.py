@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -123,12 +122,8 @@ def test_standard_input_ignore_and_output(tmp_path):
         "validate", "--format", "json", "bad.yaml", cwd=write_tree(tmp_path, {"bad.yaml": job})
     )
     report = tmp_path / "report.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "trainops", "validate", "--format", "json", "-o", str(report), "-"],
-        input=job,
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
+    done = run_trainops(
+        "validate", "--format", "json", "-o", str(report), "-", input=job, cwd=tmp_path
     )
     assert done.returncode == 1 and done.stdout == "", done.stderr
     piped = json.loads(report.read_text())
@@ -162,13 +157,8 @@ def test_standard_input_ignore_and_output(tmp_path):
     )
     assert unwritable.returncode == 2
     assert "cannot write the report: No such file or directory" in unwritable.stderr
-    not_utf8 = subprocess.run(
-        [sys.executable, "-m", "trainops", "validate", "-"],
-        input=b"\xff\xfe",
-        capture_output=True,
-        cwd=tmp_path,
-    )
-    assert not_utf8.returncode == 2 and b"standard input: not UTF-8" in not_utf8.stderr
+    not_utf8 = run_trainops("validate", "-", input=b"\xff\xfe", cwd=tmp_path)
+    assert not_utf8.returncode == 2 and "standard input: not UTF-8" in not_utf8.stderr
 
 
 def test_the_documented_ignore_example_is_valid_and_ignores(mirror, repository):

@@ -10,7 +10,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from helpers import REPO, write_tree
+from helpers import REPO, run_trainops, write_tree
 from trainops.report.visible import visible
 
 CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n"
@@ -38,12 +38,6 @@ def _pod(name: str, count: int = 1, namespace: str = "ns") -> str:
     return NAMESPACE + POD.format(name=json.dumps(name), namespace=namespace, containers=containers)
 
 
-def _trainops(*args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "trainops", *args], cwd=cwd, capture_output=True, text=True
-    )
-
-
 def test_visible_escapes_what_a_terminal_or_xml_would_misread():
     assert visible("a\x1b[31mb\nc\u202ed\ud800") == "a\\x1b[31mb\\x0ac\\u202ed\\ud800"
     assert visible("plain ünïcode ✓ name-1.2") == "plain ünïcode ✓ name-1.2"
@@ -53,7 +47,7 @@ def test_visible_escapes_what_a_terminal_or_xml_would_misread():
 def test_control_characters_in_names_never_reach_the_output_raw(tmp_path, output):
     # As found: the ESC sequence reached the terminal, and JUnit was not well-formed XML.
     write_tree(tmp_path, {"pod.yaml": _pod(ESCAPE_NAME)})
-    done = _trainops("validate", "pod.yaml", "--format", output, cwd=tmp_path)
+    done = run_trainops("validate", "pod.yaml", "--format", output, cwd=tmp_path)
     assert done.returncode == 1, done.stderr
     assert "\x1b" not in done.stdout and "\x00" not in done.stdout and "\u202e" not in done.stdout
     if output == "junit":
@@ -67,7 +61,7 @@ def test_control_characters_in_names_never_reach_the_output_raw(tmp_path, output
 
 def test_github_annotations_for_file_level_findings_name_no_object(tmp_path):
     write_tree(tmp_path, {"bad.yaml": "a: [\n"})
-    done = _trainops("validate", "bad.yaml", "--format", "github", cwd=tmp_path)
+    done = run_trainops("validate", "bad.yaml", "--format", "github", cwd=tmp_path)
     assert done.stdout.startswith("::error file=bad.yaml,line=1,title=trainops yaml-syntax::YAML")
     assert "None" not in done.stdout
 
@@ -77,7 +71,7 @@ def test_n_failing_containers_give_output_linear_in_n(tmp_path):
     sizes = {}
     for count in (10, 80):
         write_tree(tmp_path, {"pod.yaml": _pod("p", count)})
-        done = _trainops("validate", "pod.yaml", "--select", "pod-security", cwd=tmp_path)
+        done = run_trainops("validate", "pod.yaml", "--select", "pod-security", cwd=tmp_path)
         assert done.returncode == 1
         sizes[count] = len(done.stdout)
     assert sizes[80] < 8 * sizes[10] * 1.5, sizes
@@ -130,7 +124,7 @@ def test_the_pins_table_escapes_control_characters(tmp_path):
     image = json.dumps("example.com/evil\x1b[2J\u202e:1.0")
     pod = POD.format(name="p", namespace="ns", containers=f"  - name: c\n    image: {image}\n")
     write_tree(tmp_path, {"pod.yaml": pod})
-    done = _trainops("pins", "pod.yaml", cwd=tmp_path)
+    done = run_trainops("pins", "pod.yaml", cwd=tmp_path)
     assert "\x1b" not in done.stdout + done.stderr and "\u202e" not in done.stdout
     assert "evil\\x1b[2J" in done.stdout
 
@@ -146,7 +140,7 @@ def test_the_note_for_a_file_no_root_renders_escapes_its_name(tmp_path):
             "stray\x1b[2J.yaml": CM,
         },
     )
-    done = _trainops("validate", "stray\x1b[2J.yaml", cwd=tmp_path)
+    done = run_trainops("validate", "stray\x1b[2J.yaml", cwd=tmp_path)
     assert "\x1b" not in done.stderr + done.stdout
     assert "stray\\x1b[2J.yaml" in done.stderr
 
@@ -159,7 +153,7 @@ def test_no_value_starts_a_line_as_a_github_workflow_command(tmp_path):
     assert visible("a::b") == "a::b" and visible(":x") == ":x"
     name = "::notice title=trainops::all roots clean, safe to merge.yaml"
     write_tree(tmp_path, {name: "apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n"})
-    done = _trainops("validate", name, cwd=tmp_path)
+    done = run_trainops("validate", name, cwd=tmp_path)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     lines = (done.stdout + done.stderr).splitlines()
     assert not [line for line in lines if line.lstrip().startswith("::")], lines

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import RULE_FIXTURES, write_tree
+from helpers import RULE_FIXTURES, run_trainops, write_tree
 from trainops.model.objects import MAX_FILE_BYTES
 from trainops.model.yaml_bounds import MAX_DOCUMENT_BYTES, MAX_DOCUMENTS
 
@@ -22,20 +20,14 @@ GiB = 2**30
 TIMEOUT = 300  # far past any of these runs; a hang fails the test instead of the suite
 
 
-def _within_a_gibibyte() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (GiB, GiB))
-
-
 def run_bounded(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     """trainops in a process of its own limited to 1 GiB of address space."""
-    done = subprocess.run(
-        [sys.executable, "-m", "trainops", *args],
+    done = run_trainops(
+        *args,
         cwd=cwd,
-        capture_output=True,
-        text=True,
         timeout=TIMEOUT,
-        preexec_fn=_within_a_gibibyte,
-        env={**os.environ, "TRAINOPS_CACHE_DIR": str(cwd / ".cache")},
+        limit=GiB,
+        env={"TRAINOPS_CACHE_DIR": str(cwd / ".cache")},
     )
     assert "Traceback" not in done.stderr, done.stderr
     assert "MemoryError" not in done.stderr, done.stderr
