@@ -40,49 +40,48 @@ SUMMARY = (
 SHOWN = 3  # objects named in a finding; the rest are counted
 
 
-def _facts(cluster: Cluster) -> tuple[webhooks.Resources, set[str], list, list]:
+def _facts(cluster: Cluster) -> tuple[webhooks.Resources, list, list]:
     objects = list(cluster.objects())
     configs = [
         (config, index, hook) for config in objects for index, hook in webhooks.webhooks(config)
     ]
-    # Each object with the hook it is, if any: asked of every object for every webhook otherwise.
-    hooks = [(obj, webhooks.hook_of(obj)) for obj in objects]
-    return webhooks.Resources(objects), webhooks.operator_namespaces(objects), configs, hooks
+    return webhooks.Resources(objects), configs, _others(objects)
+
+
+def _others(objects: list[K8sObject]) -> list[tuple[K8sObject, str | None, str]]:
+    """The objects a webhook must not gate unless they are its own application's, once for every
+    webhook: each with its namespace and whose it is (a sync hook, else an operator's namespace)."""
+    operators = webhooks.operator_namespaces(objects)
+    found = []
+    for obj in objects:
+        namespace, hook = obj.namespace, webhooks.hook_of(obj)
+        if hook is not None:
+            found.append((obj, namespace, hook))
+        elif namespace in operators:
+            found.append((obj, namespace, f"of operator namespace {namespace}"))
+    return found
 
 
 def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
-    resources, operators, configs, hooks = cluster.memo("webhook reach", _facts)
+    resources, configs, others = cluster.memo("webhook reach", _facts)
     for config in rendered.objects:
         for index, hook in webhooks.webhooks(config):
             if webhooks.fails_closed(hook):
-                finding = _reach(
-                    rendered, cluster, config, index, hook, resources, operators, hooks
-                )
+                finding = _reach(rendered, cluster, config, index, hook, resources, others)
                 if finding is not None:
                     yield finding
     yield from _unreached_jobs(rendered, cluster, resources, configs)
 
 
-def _whose(obj: K8sObject, hook: str | None, own: str | None, operators: set[str]) -> str | None:
-    if obj.namespace == own and own is not None:
-        return None
-    if hook is not None:
-        return hook
-    if obj.namespace in operators:
-        return f"of operator namespace {obj.namespace}"
-    return None
-
-
-def _reach(rendered, cluster, config, index, hook, resources, operators, hooks) -> Finding | None:
+def _reach(rendered, cluster, config, index, hook, resources, others) -> Finding | None:
     own = webhooks.service_namespace(hook)
     gated = []
-    for obj, its_hook in hooks:
-        whose = _whose(obj, its_hook, own, operators)
-        if whose is None:
+    for obj, namespace, whose in others:
+        if own is not None and namespace == own:  # the webhook's own application
             continue
-        labels = cluster.namespace_labels(obj.namespace) if obj.namespace else None
+        labels = cluster.namespace_labels(namespace) if namespace else None
         if webhooks.reaches(hook, obj, resources.of(obj), labels):
-            where = f"{obj.namespace}/" if obj.namespace else ""
+            where = f"{namespace}/" if namespace else ""
             gated.append(f"{obj.kind} {where}{obj.name} ({whose})")
     if not gated:
         return None
