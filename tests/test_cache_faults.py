@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -311,7 +310,8 @@ def test_a_run_killed_at_any_point_leaves_what_gives_a_cold_runs_verdict(repo, c
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # kustomize and workers die with it (killpg)
         )
-        time.sleep(after / 1000)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            killed.wait(timeout=after / 1000)  # a run over before the point is not waited on
         with contextlib.suppress(ProcessLookupError):
             os.killpg(killed.pid, signal.SIGKILL)
         killed.wait()
@@ -338,8 +338,9 @@ def test_sigterm_ends_a_run_promptly_at_any_point_and_leaves_no_temporary_folder
             stderr=subprocess.PIPE,
             text=True,
         )
-        time.sleep(after / 1000)
-        stopped.send_signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            stopped.wait(timeout=after / 1000)
+        stopped.send_signal(signal.SIGTERM)  # nothing, to a run already over
         _, stderr = stopped.communicate(timeout=60)
         # -15: ended before its handler was set (while importing), with nothing to remove yet.
         assert stopped.returncode in (-15, 143, 0, 1), (stderr, at)
