@@ -38,17 +38,13 @@ $(BYTECODE): $(STAMP) $(SOURCES)
 # the last, so a module's module-scoped fixtures (renders, a model trained once) are made once.
 # The modules go longest first (tests/conftest.py), by the seconds tests/durations.txt holds for
 # each (--no-loadscope-reorder: xdist would order them by their number of tests): the long ones
-# run beside the many short ones and the workers finish together. One worker more than the cores:
-# the tests wait about a tenth of their time (training ranks rendezvousing, timeouts running out),
-# and on two cores a third worker fills those waits: 140 s where two took 160, lint beside them, on
-# the same CPU (a third once cost 60 s more CPU, before the CLI zygote and the lighter lint).
-# `make durations` runs the suite as `make test` does and writes the file again: commit it with a
-# module that adds or saves many seconds (a module not in it yet runs first). A proof too costly to
-# run whole checks the slice of its cases the commit chooses (helpers.commit_slice) and
-# `make slices` checks them all.
+# run beside the many short ones and the workers finish together. Two workers, one a core: a third
+# (with lint beside them) cost 60 s more CPU than the waits it filled saved. `make durations` runs
+# the suite as `make test` does and writes the file again: commit it with a module that adds or
+# saves many seconds (a module not in it yet runs first). A proof too costly to run whole checks the
+# slice of its cases the commit chooses (helpers.commit_slice) and `make slices` checks them all.
 # Keeping a new test cheap: docs/hooks-and-ci.md.
-WORKERS := $(shell echo $$(( $$(nproc 2>/dev/null || echo 2) + 1 )))
-PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(WORKERS) --dist loadfile --no-loadscope-reorder \
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder \
 	--durations=20
 
 # Lint runs beside the tests, at a lower priority: pyright, nearly all of its CPU, takes the
