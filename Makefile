@@ -39,7 +39,9 @@ $(BYTECODE): $(STAMP) $(SOURCES)
 # The modules go longest first (tests/conftest.py), by the seconds tests/durations.txt holds for
 # each (--no-loadscope-reorder: xdist would order them by their number of tests): the long ones
 # run beside the many short ones and the workers finish together. Two workers, one a core: a third
-# (with lint beside them) cost 60 s more CPU than the waits it filled saved. `make durations` runs
+# (with lint beside them) fills the tests' waits on a warm run (140 s where two took 160), but on
+# a fresh clone's first run, CPU-bound, it took 189 s and 375 s of CPU where two took 185 to 188 s
+# and 350, and a test of a signal's timing failed. `make durations` runs
 # the suite as `make test` does and writes the file again: commit it with a module that adds or
 # saves many seconds (a module not in it yet runs first). A proof too costly to run whole checks the
 # slice of its cases the commit chooses (helpers.commit_slice) and `make slices` checks them all.
