@@ -59,11 +59,6 @@ def run_trainops(
     )
     zygote = _zygote(limit) if starts_alike else None
     if zygote is None:
-
-        def limited() -> None:
-            if limit is not None:
-                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
         done = subprocess.run(
             command,
             cwd=cwd,
@@ -72,7 +67,7 @@ def run_trainops(
             input=input.encode() if isinstance(input, str) else input,
             stdin=None if input is not None else subprocess.DEVNULL,
             timeout=timeout,
-            preexec_fn=limited,
+            preexec_fn=_bounded(limit),
         )
         return subprocess.CompletedProcess(
             command, done.returncode, _decoded(done.stdout), _decoded(done.stderr)
@@ -109,14 +104,15 @@ def run_trainops_unprivileged(
     )
 
 
+def _bounded(limit: int | None) -> Callable[[], None] | None:
+    """A preexec_fn bounding the child's address space (RLIMIT_AS) to `limit` bytes, if given."""
+    if limit is None:
+        return None
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
 class _Zygote:
     def __init__(self, limit: int | None) -> None:
-        def limited() -> None:
-            # Before the imports, as for `python -m trainops` under the limit: libraries map less
-            # where they cannot map more (imported unbounded, trainops maps over 1 GiB).
-            if limit is not None:
-                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
         # Unbuffered: select() sees only the pipe, so a reply read ahead into a buffer (the pid
         # and the exit of a quick child arrive together) would leave select() waiting forever.
         self.process = subprocess.Popen(
@@ -124,7 +120,9 @@ class _Zygote:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             bufsize=0,
-            preexec_fn=limited,
+            # Bound before its imports, as `python -m trainops` under the bound is: libraries map
+            # less where they cannot map more (imported unbounded, trainops maps over 1 GiB).
+            preexec_fn=_bounded(limit),
         )
 
     def _reply(self, deadline: float | None) -> str | None:

@@ -16,17 +16,17 @@ import tempfile
 from pathlib import Path
 
 import pytest
-import yaml
 
 import helpers
 from helpers import MIRROR, REPO, commit_slice
+from trainops.render import kustomization
 
 ROOTS = ["overlays/kind/operators", "overlays/kind/platform", "overlays/kind/workloads"]
-# The operators the kind environment installs (its operators layer lists their folders).
+# The operators the kind environment installs: the folders of operators/ its operators layer lists.
 KIND_OPERATORS = [
-    Path(entry).name
-    for entry in yaml.safe_load((REPO / ROOTS[0] / "kustomization.yaml").read_text())["resources"]
-    if entry.startswith("../../../operators/")
+    folder.name
+    for folder in kustomization.local_folders(REPO / ROOTS[0])
+    if folder.parent == REPO / "operators"
 ]
 TIMEOUT = 300  # past any render timeout: a hang fails here, not the suite
 
@@ -42,7 +42,7 @@ def repo(tmp_path_factory) -> Path:
     # Operator, the GitOps controllers) judge nothing here and cost each cold run a sixth more.
     config = (REPO / "trainops.yaml").read_text()
     every = "crdRoots:\n  - operators/*\n  - gitops/crds/*\n"
-    assert every in config
+    assert every in config and KIND_OPERATORS
     kind = "".join(f"  - operators/{name}\n" for name in KIND_OPERATORS)
     (top / "trainops.yaml").write_text(config.replace(every, f"crdRoots:\n{kind}"))
     job = top / "workloads" / "bookstore-ml" / "job.yaml"

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import itertools
 import random
-import resource
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from helpers import write_tree
+from helpers import run_trainops, write_tree
 from trainops.knowledge import capacity
 from trainops.model.config import Config
 from trainops.model.objects import K8sObject
@@ -294,15 +292,9 @@ def test_the_worst_case_is_never_a_false_fit(seed, monkeypatch):
 # --------------------------------------------------------------------------- the whole run
 
 
-def _limited() -> None:
-    limit = 1536 * 2**20
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-
 def test_the_issue_reproduction_runs_bounded(tmp_path):
     """200 Jobs in one queue and a Deployment of 2e9 replicas, through the CLI, within 1.5 GiB
     of address space and a timeout far above what it takes (it took over 120 s and 1.6 GB)."""
-    import subprocess
 
     # Its pods fit no node (100 CPUs each), yet each was placed, one by one, and kept.
     docs = [_deployment("huge", 2_000_000_000, 100, 1), *_crowd(200)]
@@ -324,14 +316,7 @@ def test_the_issue_reproduction_runs_bounded(tmp_path):
         tmp_path,
         {"trainops.yaml": yaml.safe_dump(config), "env/objects.yaml": yaml.safe_dump_all(docs)},
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "trainops", "capacity", "env"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        preexec_fn=_limited,
-    )
+    done = run_trainops("capacity", "env", cwd=tmp_path, timeout=300, limit=1536 * 2**20)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "sets Kueue may admit at once: more than" in done.stdout
     assert "which clears every job not shown short" in done.stdout

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
+import helpers
 from helpers import RULE_FIXTURES, run_trainops, write_tree
 from trainops.model.objects import MAX_FILE_BYTES
 from trainops.model.yaml_bounds import MAX_DOCUMENT_BYTES, MAX_DOCUMENTS
@@ -32,6 +34,17 @@ def run_bounded(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     assert "Traceback" not in done.stderr, done.stderr
     assert "MemoryError" not in done.stderr, done.stderr
     return done
+
+
+def test_a_bounded_run_is_under_its_bound(tmp_path):
+    # Each test here means something only if its run is bounded: a run under a bound is forked
+    # from a zygote started under it (helpers.run_trainops), and a fork keeps the bound.
+    done = run_bounded("version", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    zygote = helpers._zygote(GiB)
+    assert zygote is not None
+    limits = Path(f"/proc/{zygote.process.pid}/limits").read_text()
+    assert re.search(rf"^Max address space\s+{GiB}\s+{GiB}\s+bytes", limits, re.M), limits
 
 
 def _script_fixture(tmp_path: Path) -> Path:
