@@ -129,13 +129,18 @@ def as_found(mirror, tmp_path_factory) -> list[dict]:
         "",
         regex=True,
     )
-    # Issue 43, 7. The elastic job's rendezvous at torch's default read_timeout.
+    # Issue 43, 7. The elastic job's rendezvous on worker-0 (no Master, no rdzvHost), at torch's
+    # default read_timeout.
+    spot_elastic = "components/spot-elastic/kustomization.yaml"
     _edit(
         repo,
-        "components/spot-elastic/kustomization.yaml",
-        '          rdzvConf:\n            - {key: read_timeout, value: "600"}\n',
-        "",
+        spot_elastic,
+        r"      # The Master: the rendezvous store.*?scalesetpriority[^\n]*\n",
+        "      - op: remove\n        path: /spec/pytorchReplicaSpecs/Master\n",
+        regex=True,
     )
+    _edit(repo, spot_elastic, r"          rdzvHost: .*?value: \"false\"}\n", "", regex=True)
+    _edit(repo, spot_elastic, "          - --rendezvous-store=$(PET_RDZV_ENDPOINT)\n", "")
     # Review 1, 2. The Volcano Queues in the workloads layer, beside the Volcano Job naming one.
     queues = repo / "overlays/volcano/platform/volcano-queues.yaml"
     job = repo / "components/volcano-training/volcano-job.yaml"
@@ -258,7 +263,8 @@ def test_4_images_at_a_reserved_registry(as_found):
         found = _at(
             as_found, "controller-interplay", f"overlays/{env}/workloads/kustomization.yaml"
         )
-        assert len(found) == 3 and all(f["line"] for f in found)
+        # On GPUs also the CPU torch image of the elastic job's rendezvous store, since added.
+        assert len(found) == {"cloud": 3, "gpu": 4}[env] and all(f["line"] for f in found)
         assert all("is at registry.example.com, a name reserved" in f["message"] for f in found)
 
 
@@ -336,10 +342,10 @@ def test_43_7_elastic_job_fails_when_its_rendezvous_host_is_reclaimed(as_found):
     assert "rendezvouses on recommender-train-pt-worker-0" in found["message"]
     # The copy has no waitForPodsReady either (2.): nothing bounds the wait.
     assert (
-        "costs unbounded container restarts (1 other worker(s), each failing every read_timeout "
+        "costing unbounded container restarts (1 other worker(s), each failing every read_timeout "
         "60s for as long as the replacement takes" in found["message"]
     )
-    assert found["path"] == "spec.runPolicy.backoffLimit"
+    assert found["path"] == "spec.elasticPolicy.rdzvHost"
 
 
 def test_review_2_1_gpu_flavors_admit_cpu_only_jobs(as_found):

@@ -114,6 +114,12 @@ def test_kind_has_no_gpu_and_uses_local_dev_images(overlays):
     assert pvc["spec"]["accessModes"] == ["ReadWriteOnce"] and "storageClassName" not in pvc["spec"]
 
 
+def _is_rendezvous_store(template: dict) -> bool:
+    """The elastic PyTorchJob's Master (components/spot-elastic)."""
+    command = template["spec"]["containers"][0].get("command")
+    return command == ["python", "/workspace/rendezvous_store.py"]
+
+
 def test_gpu_goes_only_to_the_distributed_training_on_the_cuda_image(overlays):
     """The PyTorchJob's workers and the JobSet's ranks use their GPUs (CUDA image, NCCL); the Job
     and the RayJob compute with NumPy/SciPy and stay on CPU. The GPU flavors declare the GPU
@@ -121,6 +127,12 @@ def test_gpu_goes_only_to_the_distributed_training_on_the_cuda_image(overlays):
     into them (flavorassigner checks a flavor's nodeTaints against the pods' tolerations)."""
     for job in training_jobs(overlays, "gpu"):
         for path, template in pod_templates(job):
+            if _is_rendezvous_store(template):  # serves the rendezvous; trains nothing
+                [container] = template["spec"]["containers"]
+                assert GPU not in (container["resources"].get("limits") or {}), path
+                assert "/recommender-train-torch:" in container["image"]
+                assert not template["spec"].get("tolerations"), path
+                continue
             for container in template["spec"]["containers"]:
                 gpus = (container.get("resources", {}).get("limits") or {}).get(GPU)
                 if job["kind"] in ("PyTorchJob", "JobSet"):
@@ -138,6 +150,9 @@ def test_gpu_goes_only_to_the_distributed_training_on_the_cuda_image(overlays):
 def test_gpu_torchrun_runs_one_process_per_gpu(overlays):
     job = only(overlays[("gpu", "workloads")], "PyTorchJob")
     for role, replica in job["spec"]["pytorchReplicaSpecs"].items():
+        if _is_rendezvous_store(replica["template"]):
+            assert role == "Master"
+            continue
         container = replica["template"]["spec"]["containers"][0]
         gpus = container["resources"]["limits"][GPU]
         assert f"--nproc-per-node={gpus}" in container["args"], role

@@ -1,6 +1,8 @@
 """Every training container in every environment calls train.py with flags it really has.
 
-The arguments are parsed by train.py's own parser, and torchrun's by torchrun's own parser.
+The arguments are parsed by train.py's own parser, and torchrun's by torchrun's own parser; the
+elastic PyTorchJob's rendezvous store (rendezvous_store.py, its Master) by the store's, on the
+port its rdzvPort names.
 """
 
 from __future__ import annotations
@@ -15,8 +17,15 @@ import pytest
 from helpers import ENVIRONMENTS, REPO, pod_templates
 
 TRAIN_PY = "/workspace/train.py"
+STORE = ["python", "/workspace/rendezvous_store.py"]
 # What Kubernetes substitutes for $(VAR) at run time, for parsing.
-SAMPLE_ENV = {"WORLD_SIZE": "2", "RANK": "1", "MASTER_ADDR": "job-master-0", "MASTER_PORT": "23456"}
+SAMPLE_ENV = {
+    "WORLD_SIZE": "2",
+    "RANK": "1",
+    "MASTER_ADDR": "job-master-0",
+    "MASTER_PORT": "23456",
+    "PET_RDZV_ENDPOINT": "job-master-0:29400",
+}
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +56,8 @@ def train_arguments(doc: dict, template: dict) -> list[list[str]]:
         )
         if command == ["torchrun"]:
             found.append(("torchrun", args))
+        elif command == STORE:
+            found.append(("store", args))
         elif doc["kind"] == "RayJob":
             continue  # Ray containers run Ray; the job's entrypoint runs train.py
         else:
@@ -67,9 +78,26 @@ def collect(overlays):
                     yield env, doc, launcher
 
 
+def _module(name: str):
+    spec = importlib.util.spec_from_file_location(
+        f"{name}_under_test", REPO / f"workloads/bookstore-ml/train/{name}.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_every_training_container_passes_flags_train_py_has(overlays, train_module):
     seen = set()
+    store_parser = _module("rendezvous_store").parser()
     for env, doc, (launcher, args) in collect(overlays):
+        if launcher == "store":
+            # The Master serves the rendezvous on the port the workers' endpoint names.
+            policy = doc["spec"]["elasticPolicy"]
+            assert policy["rdzvHost"] == f"{doc['metadata']['name']}-master-0", env
+            assert store_parser.parse_args(args).port == policy["rdzvPort"], env
+            seen.add((env, "store"))
+            continue
         if launcher == "torchrun":
             from torch.distributed.run import get_args_parser
 
@@ -86,6 +114,7 @@ def test_every_training_container_passes_flags_train_py_has(overlays, train_modu
     for env in ENVIRONMENTS:
         assert {(env, "Job"), (env, "PyTorchJob"), (env, "RayJob")} <= seen
     assert ("volcano", "Job") in seen
+    assert {env for env, kind in seen if kind == "store"} == {"cloud", "gpu"}
 
 
 def test_a_flag_train_py_lacks_is_caught(train_module):

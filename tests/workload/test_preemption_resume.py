@@ -199,31 +199,42 @@ def test_two_gloo_ranks_stop_together_and_resume_to_the_same_model(
 # --------------------------------------------------------------------------- c: elastic torchrun
 
 
-def agent(tmp_path: Path, name: str, port: int, is_host: bool, args: list[str]) -> Run:
-    """One pod of the elastic PyTorchJob (components/spot-elastic): torchrun with the rendezvous
-    settings the Training Operator v1.8.1 puts in PET_* variables (pkg/controller.v1/pytorch/
-    elastic.go; minReplicas 1, maxReplicas 2, maxRestarts 10) and the component's args. The pod
-    of worker 0 hosts the c10d store, as the endpoint names it; on one machine is_host says so.
-    The rendezvous conf shortens the waits for the test: an agent is taken for dead after 5s
-    without a heartbeat, sent every 1s (default 15s, every 5s), and a round closes 1s after its
-    minimum (default 30s). Fewer than 5 would be too few: a heartbeat is skipped when the last one
-    is not a full interval old, and a live agent taken for dead splits the job in two.
-    TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1: in torch 2.13 an agent that stays rank 0 publishes
-    MASTER_ADDR and MASTER_PORT for the first round only (DynamicRendezvousHandler caches its
-    _bootstrap_store_info), so a pod that joins a later round waits for them until the store's
-    60s timeout and both agents fail; with the variable each round publishes them again.
-    components/spot-elastic needs the same variable for a reclaimed pod to rejoin.)"""
+STORE = TRAIN.parent / "rendezvous_store.py"
+
+
+def agent(tmp_path: Path, name: str, port: int, args: list[str]) -> Run:
+    """One worker pod of the elastic PyTorchJob (components/spot-elastic): torchrun with the
+    rendezvous settings the Training Operator v1.8.1 puts in PET_* variables (pkg/controller.v1/
+    pytorch/elastic.go; minReplicas 1, maxReplicas 2, maxRestarts 10, the endpoint its rdzvHost
+    and rdzvPort) and the component's args. The store is the Master's (rendezvous_store.py):
+    is_host=0, as the component sets, makes every agent its client. The rendezvous conf shortens
+    the waits for the test: an agent is taken for dead after 5s without a heartbeat, sent every
+    1s (default 15s, every 5s), and a round closes 1s after its minimum (default 30s). Fewer than
+    5 would be too few: a heartbeat is skipped when the last one is not a full interval old, and a
+    live agent taken for dead splits the job in two. TORCH_DISABLE_SHARE_RDZV_TCP_STORE=1: in
+    torch 2.13 an agent that stays rank 0 publishes MASTER_ADDR and MASTER_PORT for the first
+    round only (DynamicRendezvousHandler caches its _bootstrap_store_info), so a pod that joins a
+    later round waits for them until the store's 60s timeout and both agents fail; with the
+    variable each round publishes them again. components/spot-elastic needs the same variable
+    for a reclaimed pod to rejoin.)"""
+    endpoint = f"127.0.0.1:{port}"
     env = clean_env(
         PET_NNODES="1:2",
         PET_RDZV_BACKEND="c10d",
-        PET_RDZV_ENDPOINT=f"127.0.0.1:{port}",
+        PET_RDZV_ENDPOINT=endpoint,
         PET_MAX_RESTARTS="10",
-        PET_RDZV_CONF=f"is_host={int(is_host)},last_call_timeout=1,"
-        "keep_alive_interval=1,keep_alive_max_attempt=5",
+        PET_RDZV_CONF="is_host=0,last_call_timeout=1,keep_alive_interval=1,keep_alive_max_attempt=5",
         TORCH_DISABLE_SHARE_RDZV_TCP_STORE="1",
     )
     return Run(
-        python("-m", "torch.distributed.run", "--nproc-per-node=1", str(TRAIN), *args),
+        python(
+            "-m",
+            "torch.distributed.run",
+            "--nproc-per-node=1",
+            str(TRAIN),
+            *args,
+            f"--rendezvous-store={endpoint}",
+        ),
         tmp_path / f"{name}.log",
         env,
     )
@@ -232,12 +243,15 @@ def agent(tmp_path: Path, name: str, port: int, is_host: bool, args: list[str]) 
 def test_elastic_torchrun_loses_a_pod_and_regains_it_and_the_model_is_the_same(
     uninterrupted, tmp_path, runs
 ):
-    """Two agents (pods) train; one gets SIGTERM (its spot node is reclaimed) and passes it to its
-    worker; both workers stop at the same shard, rank 0 checkpoints, and the surviving agent
-    restarts its worker alone (world size 1), which resumes. The pod comes back: the survivor's
-    agent sees it waiting and stops its worker with SIGTERM (another checkpoint), and the two
-    resume together and finish the model, byte for byte the uninterrupted one. (The first agent
-    may also start alone and be joined, the same restart, before the test's steps begin.)"""
+    """The rendezvous store runs on its own (the job's Master, off spot nodes); two agents (worker
+    pods) train. Worker-0, the pod that hosted the store when no rdzvHost was set, gets SIGTERM
+    (its spot node is reclaimed) and passes it to its worker; both workers stop at the same
+    shard, rank 0 checkpoints, and the surviving agent restarts its worker alone (world size 1),
+    which resumes: the rendezvous outlived worker-0. The pod comes back: the survivor's agent sees
+    it waiting and stops its worker with SIGTERM (another checkpoint), and the two resume together
+    and finish the model, byte for byte the uninterrupted one; rank 0 tells the store, which
+    exits 0 (the Master succeeding is the job succeeding). (The first agent may also start alone
+    and be joined, the same restart, before the test's steps begin.)"""
     needs("torch.distributed.run")
     checkpoints, model_dir = tmp_path / "ckpt", tmp_path / "model"
     args = [
@@ -254,8 +268,15 @@ def test_elastic_torchrun_loses_a_pod_and_regains_it_and_the_model_is_the_same(
         "0.2",
     ]
     port = free_port()
-    survivor = agent(tmp_path, "worker-0", port, True, args)
-    leaving = agent(tmp_path, "worker-1", port, False, args)
+    store = Run(
+        python(str(STORE), f"--port={port}", "--linger=2", "--poll=0.2"),
+        tmp_path / "master-0.log",
+        clean_env(),
+    )
+    runs.append(store)
+    wait_until(lambda: store.lines("serving on port"), "the store", [store])
+    leaving = agent(tmp_path, "worker-0", port, args)
+    survivor = agent(tmp_path, "worker-1", port, args)
     runs.extend([survivor, leaving])
     wait_until(lambda: leaving.lines("joining 2 processes"), "two ranks", [survivor, leaving])
     before = set(shard_checkpoints(checkpoints))
@@ -279,10 +300,12 @@ def test_elastic_torchrun_loses_a_pod_and_regains_it_and_the_model_is_the_same(
     solo = f"[train] resuming from checkpoint cooccurrence-shard-{left_at:05d}"
     wait_until(lambda: survivor.lines(solo), "the survivor resuming alone", [survivor])
 
-    back = agent(tmp_path, "worker-1-again", port, False, args)
+    back = agent(tmp_path, "worker-0-again", port, args)
     runs.append(back)
     assert survivor.wait() == 0, survivor.text()
     assert back.wait() == 0, back.text()
+    assert store.wait(timeout=30) == 0, store.text()
+    assert store.lines("model written"), store.text()
 
     # The survivor's solo worker was stopped for the rejoin with SIGTERM, and checkpointed;
     # the two ranks resumed from that checkpoint.
@@ -296,12 +319,13 @@ def test_elastic_torchrun_loses_a_pod_and_regains_it_and_the_model_is_the_same(
     assert survivor.lines(resumed) or back.lines(resumed)
     model = model_dir / "model.joblib"
     report(
-        "c. elastic torchrun (--nnodes=1:2, c10d): worker-1 SIGTERMed, survivor alone, worker-1 back",
+        "c. elastic torchrun (--nnodes=1:2, c10d, store on its own): worker-0 SIGTERMed, "
+        "survivor alone, worker-0 back",
         [
             f"{r.log.stem}: {line}"
-            for r in (survivor, leaving, back)
+            for r in (store, survivor, leaving, back)
             # torchrun's own lines: the agent passing SIGTERM on, or stopping its worker for the rejoin
-            for line in evidence(r, *MARKERS, "death signal", "closing signal")
+            for line in evidence(r, *MARKERS, "death signal", "closing signal", "store")
         ],
         model,
         uninterrupted,

@@ -107,6 +107,11 @@ def test_bad_input_is_one_line_not_a_traceback(tmp_path):
     done = train("--model-dir", str(tmp_path), "--shard-delay", "-1")
     assert done.returncode == 1
     assert done.stderr.strip() == "[train] error: --shard-delay must not be negative, not -1.0"
+    done = train("--model-dir", str(tmp_path), "--rendezvous-store", "master-0")
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        "[train] error: --rendezvous-store must be HOST:PORT, not 'master-0'"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -278,6 +283,43 @@ def test_ray_under_torchrun_is_refused(tmp_path):
     done = train("--ray", "--model-dir", str(tmp_path), env={"WORLD_SIZE": "2"})
     assert done.returncode == 1
     assert "--ray spreads the work over Ray tasks" in done.stderr
+
+
+def test_a_rendezvous_store_that_cannot_be_told_is_one_line(tmp_path, monkeypatch):
+    """Rank 0 tells the elastic job's store (rendezvous_store.py) that the model is written; a
+    store that does not answer is an error naming it, not a traceback."""
+    pytest.importorskip("torch")
+    monkeypatch.syspath_prepend(str(TRAIN_DIR))
+    import train as module
+
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    with pytest.raises(module.TrainingError) as raised:
+        module.tell_rendezvous_store(f"127.0.0.1:{port}", tmp_path / "model.joblib", 1)
+    assert str(raised.value).startswith(
+        f"the model is written, but the rendezvous store at 127.0.0.1:{port} could not be told "
+        "(timeout 1s): "
+    )
+
+
+def test_the_rendezvous_store_refuses_a_port_it_cannot_serve(capsys):
+    sys.path.insert(0, str(TRAIN_DIR))
+    try:
+        import rendezvous_store as store
+    finally:
+        sys.path.remove(str(TRAIN_DIR))
+    assert store.main(["--port", "0"]) == 1
+    assert capsys.readouterr().err == "[rendezvous-store] error: port 0 is not a TCP port\n"
+    pytest.importorskip("torch")
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert store.main(["--port", str(port)]) == 1
+    assert capsys.readouterr().err.startswith(
+        f"[rendezvous-store] error: cannot serve port {port}: "
+    )
 
 
 def test_nccl_on_cuda_and_gloo_on_cpu():

@@ -14,6 +14,12 @@ waitForPodsReady recoveryTimeout (the timeout when unset: v0.18.6 apis/config/v1
 defaults.go) before it evicts the job. The Training Operator fails the job once the restarts of
 its running pods' containers sum to `backoffLimit` (v1.8.1 pkg/core/job.go, PastBackoffLimit:
 `result >= BackoffLimit`).
+
+An `rdzvHost` of the form `<job>-<replica type>-<index>` names a pod of the job: the Training
+Operator names each pod, and the headless Service it makes for it, so (v1.8.1 pkg/core/utils.go,
+GenGeneralName: the replica type lower-cased); any other host is outside the job. torchrun restarts its workers after a member is
+lost at most PET_MAX_RESTARTS (`maxRestarts`) times, 0 when unset (torch 2.13 distributed/run.py,
+--max-restarts), after which the agent, and its container, fails.
 """
 
 from __future__ import annotations
@@ -35,10 +41,41 @@ DEFAULT_READ_TIMEOUT = 60  # c10d_rendezvous_backend.py, _create_tcp_store
 @dataclass(frozen=True)
 class Rendezvous:
     host: str
-    on_worker_0: bool
+    # The replica type whose pod `host` names ("Master", "Worker") and its index; None for a host
+    # outside the job.
+    replica: str | None
+    index: int
+    explicit: bool  # rdzvHost set, rather than worker-0 by default
     read_timeout: int
     max_replicas: int
     backoff_limit: int | None
+    max_restarts: int  # torchrun's, 0 when unset
+
+    @property
+    def on_worker_0(self) -> bool:
+        return self.replica == "Worker" and self.index == 0
+
+
+_POD_HOST = re.compile(r"(?P<type>[a-z]+)-(?P<index>0|[1-9][0-9]*)")
+
+
+def _pod_of(job: str, host: str, specs: dict) -> tuple[str | None, int]:
+    """The replica type and index of the job's pod that `host` (a name or a DNS name in the
+    namespace) names; (None, 0) for a host outside the job."""
+    first = host.split(".")[0]
+    if not first.startswith(job + "-"):
+        return None, 0
+    matched = _POD_HOST.fullmatch(first[len(job) + 1 :])
+    if not matched:
+        return None, 0
+    for replica in specs:  # the Service is named with the lower-cased replica type
+        if isinstance(replica, str) and replica.lower() == matched["type"]:
+            return replica, int(matched["index"])
+    return matched["type"].capitalize(), int(matched["index"])
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def rendezvous(obj: K8sObject) -> Rendezvous | None:
@@ -49,24 +86,42 @@ def rendezvous(obj: K8sObject) -> Rendezvous | None:
     policy = spec.get("elasticPolicy")
     if not isinstance(policy, dict):
         return None
-    worker_0 = f"{obj.name}-worker-0"
-    host = policy.get("rdzvHost")
-    host = host if isinstance(host, str) and host else worker_0
+    specs = mapping(spec.get("pytorchReplicaSpecs"))
+    named = policy.get("rdzvHost")
+    explicit = isinstance(named, str) and bool(named)
+    host = named if isinstance(named, str) and named else f"{obj.name}-worker-0"
+    replica, index = _pod_of(obj.name, host, specs)
     read_timeout = DEFAULT_READ_TIMEOUT
     for entry in mappings(policy.get("rdzvConf")):
         if entry.get("key") == "read_timeout":
             with contextlib.suppress(ValueError):  # not a number: torch refuses it at start
                 read_timeout = int(str(entry.get("value")))
-    worker = mapping(mapping(spec.get("pytorchReplicaSpecs")).get("Worker"))
-    replicas = policy.get("maxReplicas", worker.get("replicas", 1))
-    limit = mapping(spec.get("runPolicy")).get("backoffLimit")
+    worker = mapping(specs.get("Worker"))
+    replicas = _int(policy.get("maxReplicas", worker.get("replicas", 1)))
     return Rendezvous(
         host,
-        host.split(".")[0] == worker_0,
+        replica,
+        index,
+        explicit,
         read_timeout,
-        replicas if isinstance(replicas, int) else 1,
-        limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
+        replicas if replicas is not None else 1,
+        _int(mapping(spec.get("runPolicy")).get("backoffLimit")),
+        _int(policy.get("maxRestarts")) or 0,
     )
+
+
+def host_spec(obj: K8sObject, found: Rendezvous) -> dict | None:
+    """The pod spec of the job's pod that hosts the rendezvous; None when the job has no such pod
+    (a host outside the job, or a replica type or index it does not have)."""
+    if found.replica is None:
+        return None
+    replica = mapping(
+        mapping(mapping(obj.doc.get("spec")).get("pytorchReplicaSpecs")).get(found.replica)
+    )
+    replicas = _int(replica.get("replicas"))
+    if not replica or found.index >= (replicas if replicas is not None else 1):
+        return None
+    return mapping(mapping(replica.get("template")).get("spec"))
 
 
 def restarts_per_loss(found: Rendezvous, recovery_seconds: float) -> int:

@@ -81,6 +81,9 @@ class Config:
     checkpoint_every: int = 4
     dist_timeout: float = 60.0
     ray: bool = False
+    # HOST:PORT of a rendezvous store in a pod of its own (rendezvous_store.py): once the model is
+    # written, rank 0 sets its key there, and the store's pod, the job's Master, exits 0.
+    rendezvous_store: str | None = None
     # Seconds slept after each shard, so that tests can interrupt a small run mid-way; never set
     # in a manifest. It does not change the model (nor is it in the fingerprint).
     shard_delay: float = 0.0
@@ -159,7 +162,18 @@ def parse_config(argv: list[str] | None = None) -> Config:
             )
     if config.shard_delay < 0:
         raise TrainingError(f"--shard-delay must not be negative, not {config.shard_delay}")
+    if config.rendezvous_store is not None and _endpoint(config.rendezvous_store) is None:
+        raise TrainingError(
+            f"--rendezvous-store must be HOST:PORT, not {config.rendezvous_store!r}"
+        )
     return config
+
+
+def _endpoint(text: str) -> tuple[str, int] | None:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    return host, int(port)
 
 
 # --------------------------------------------------------------------------- logging
@@ -709,7 +723,29 @@ def train(config: Config) -> Path | None:
     path = write_model(model, Path(config.model_dir))
     log(f"wrote {path} (size={path.stat().st_size} bytes) in {time.perf_counter() - started:.2f}s")
     log(f"sample: neighbours(book_id=1) top-3 = {model.neighbours(1, 3)}")
+    if config.rendezvous_store:
+        tell_rendezvous_store(config.rendezvous_store, path, config.dist_timeout)
     return path
+
+
+def tell_rendezvous_store(endpoint: str, path: Path, timeout: float) -> None:
+    """Set rendezvous_store.py's key in the store at HOST:PORT: the model is written."""
+    found = _endpoint(endpoint)
+    if found is None:
+        raise TrainingError(f"--rendezvous-store must be HOST:PORT, not {endpoint!r}")
+    from torch.distributed import TCPStore
+
+    from rendezvous_store import MODEL_WRITTEN_KEY
+
+    try:
+        store = TCPStore(*found, is_master=False, timeout=timedelta(seconds=timeout))
+        store.set(MODEL_WRITTEN_KEY, str(path))
+    except (RuntimeError, OSError) as error:  # torch raises DistNetworkError, a RuntimeError
+        raise TrainingError(
+            f"the model is written, but the rendezvous store at {endpoint} could not be told "
+            f"(timeout {timeout:g}s): {error}"
+        ) from error
+    log(f"told the rendezvous store at {endpoint}: the model is written")
 
 
 def neighbours_phase(config: Config, world: World) -> tuple[np.ndarray, np.ndarray] | None:

@@ -1,0 +1,76 @@
+"""The rendezvous store of an elastic PyTorchJob, in a pod of its own, off spot nodes.
+
+torchrun's c10d rendezvous keeps its state in a TCPStore at the endpoint the Training Operator
+names (PET_RDZV_ENDPOINT, `elasticPolicy.rdzvHost:rdzvPort`); with no rdzvHost that is worker-0,
+whose agent hosts the store, so losing worker-0 to a spot reclaim stops every worker. Here the
+job's Master replica runs this program instead of training (components/spot-elastic): the workers'
+agents are the store's clients (rdzvConf is_host=false), and a spot reclaim of any worker leaves
+the store, and the others' rendezvous, standing.
+
+With a Master replica the Training Operator calls the job succeeded when the Master succeeds
+(v1.8.1 pkg/controller.v1/pytorch/pytorchjob_controller.go, UpdateJobStatus), so the store serves
+until rank 0 has written the model and set MODEL_WRITTEN_KEY (train.py --rendezvous-store), waits
+--linger seconds for the agents to close the rendezvous, and exits 0. SIGTERM (the job deleted or
+preempted) ends it at once, as any signal ends a Python program that does not handle it.
+
+    python rendezvous_store.py --port 29400
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from datetime import timedelta
+
+MODEL_WRITTEN_KEY = "trainops/model-written"
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="rendezvous_store.py",
+        description="Serve torchrun's c10d rendezvous store until the model is written.",
+    )
+    p.add_argument("--port", type=int, default=29400, help="TCP port to serve (default 29400)")
+    p.add_argument(
+        "--linger",
+        type=float,
+        default=30.0,
+        help="seconds to keep serving once the model is written, for the agents to close the "
+        "rendezvous (default 30)",
+    )
+    p.add_argument(
+        "--poll", type=float, default=1.0, help="seconds between looks for the key (default 1)"
+    )
+    return p
+
+
+def serve(port: int, linger: float, poll: float) -> int:
+    if not 0 < port < 65536:
+        print(f"[rendezvous-store] error: port {port} is not a TCP port", file=sys.stderr)
+        return 1
+    from torch.distributed import TCPStore
+
+    try:
+        store = TCPStore(
+            "0.0.0.0", port, is_master=True, wait_for_workers=False, timeout=timedelta(seconds=60)
+        )
+    except (RuntimeError, OSError) as error:
+        print(f"[rendezvous-store] error: cannot serve port {port}: {error}", file=sys.stderr)
+        return 1
+    print(f"[rendezvous-store] serving on port {port} until {MODEL_WRITTEN_KEY} is set", flush=True)
+    while not store.check([MODEL_WRITTEN_KEY]):
+        time.sleep(poll)
+    written = store.get(MODEL_WRITTEN_KEY).decode(errors="replace")
+    print(f"[rendezvous-store] model written ({written}); closing in {linger:g}s", flush=True)
+    time.sleep(linger)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    return serve(args.port, args.linger, args.poll)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
