@@ -135,7 +135,7 @@ def as_found(mirror, tmp_path_factory) -> list[dict]:
     _edit(
         repo,
         spot_elastic,
-        r"      # The Master: the rendezvous store.*?scalesetpriority[^\n]*\n",
+        r"      # The Master: the rendezvous store.*?/backoffLimit\n        value: 5\n",
         "      - op: remove\n        path: /spec/pytorchReplicaSpecs/Master\n",
         regex=True,
     )

@@ -24,7 +24,7 @@ SAMPLE_ENV = {
     "RANK": "1",
     "MASTER_ADDR": "job-master-0",
     "MASTER_PORT": "23456",
-    "PET_RDZV_ENDPOINT": "job-master-0:29400",
+    "PET_RDZV_ENDPOINT": "job-master-0:23456",
 }
 
 

@@ -13,7 +13,7 @@ until rank 0 has written the model and set MODEL_WRITTEN_KEY (train.py --rendezv
 --linger seconds for the agents to close the rendezvous, and exits 0. SIGTERM (the job deleted or
 preempted) ends it at once, as any signal ends a Python program that does not handle it.
 
-    python rendezvous_store.py --port 29400
+    python rendezvous_store.py --port 23456
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def parser() -> argparse.ArgumentParser:
         prog="rendezvous_store.py",
         description="Serve torchrun's c10d rendezvous store until the model is written.",
     )
-    p.add_argument("--port", type=int, default=29400, help="TCP port to serve (default 29400)")
+    p.add_argument("--port", type=int, default=23456, help="TCP port to serve (default 23456)")
     p.add_argument(
         "--linger",
         type=float,

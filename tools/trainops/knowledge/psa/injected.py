@@ -155,6 +155,22 @@ def pytorch_init(cluster: Cluster) -> InjectedInit:
     return InjectedInit([], where, f"{where}: no volume is mounted at that path")
 
 
+def awaited_ports(init: InjectedInit) -> list[int]:
+    """The ports on the Master that the init containers wait for: a port written after
+    {{.MasterAddr}} (as `host port` or `host:port`) in a command or its args. The operator offers
+    the template no port, so one is written in it (v1.8.1 pkg/controller.v1/pytorch/
+    initcontainer.go, setInitContainer, fills MasterAddr and MaxTries only)."""
+    address = re.escape(_SAMPLE_VALUES["MasterAddr"])
+    after = re.compile(address + r"(?::|\s+)(\d{1,5})\b")
+    found: list[int] = []
+    for container in init.containers:
+        for word in sequence(container.get("command")) + sequence(container.get("args")):
+            for port in after.findall(str(word)):
+                if int(port) not in found:
+                    found.append(int(port))
+    return found
+
+
 def receives_pytorch_init(doc: dict, template_path: str) -> bool:
     """Whether the Training Operator injects init-pytorch into pods of this template."""
     if doc.get("kind") != "PyTorchJob" or not str(doc.get("apiVersion", "")).startswith(
