@@ -296,10 +296,10 @@ def test_a_rendezvous_store_that_cannot_be_told_is_one_line(tmp_path, monkeypatc
         closed.bind(("127.0.0.1", 0))
         port = closed.getsockname()[1]
     with pytest.raises(module.TrainingError) as raised:
-        module.tell_rendezvous_store(f"127.0.0.1:{port}", tmp_path / "model.joblib", 1)
+        module.tell_rendezvous_store(f"127.0.0.1:{port}", tmp_path / "model.joblib", 0.3)
     assert str(raised.value).startswith(
         f"the model is written, but the rendezvous store at 127.0.0.1:{port} could not be told "
-        "(timeout 1s): "
+        "(timeout 0.3s): "
     )
 
 
