@@ -118,7 +118,8 @@ def test_rule_examples_are_the_fixtures_the_rule_tests_use():
             for path in paths:
                 assert path.relative_to(generated.FIXTURES / rule_id).as_posix() in page, kind
     assert generated.fixture_files("kueue-admission")["good"] == [
-        generated.FIXTURES / "kueue-admission" / "good.yaml"
+        generated.FIXTURES / "kueue-admission" / "good-split.yaml",
+        generated.FIXTURES / "kueue-admission" / "good.yaml",
     ]
     assert generated.fixture_files("storage")["bad"][0].parent.name.endswith("-before")
 

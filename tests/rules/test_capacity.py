@@ -238,3 +238,38 @@ def test_a_job_outside_the_quota_is_said_so_among_the_residents_in_json():
     owners = {r["owner"] for r in environment["residents"]}
     assert "Volcano Job bookstore-ml/recommender-train-volcano (outside Kueue's quota)" in owners
     assert "system pod coredns" in owners
+
+
+def test_kueue_gives_each_pod_set_its_own_flavor(overlays):
+    """The gpu environment's elastic PyTorchJob: its Master (the rendezvous store) tolerates no
+    GPU taint and takes on-demand quota, its workers the GPU flavor. As it was, the model gave a
+    gang one flavor for all its pod sets, found none for this one and left it out of the model
+    (the real Kueue admitted it into both: tests/cluster/recorded, scenario gpu)."""
+    from helpers import LAYERS, REPO
+    from trainops.knowledge import capacity
+    from trainops.model.config import load_config
+    from trainops.model.objects import K8sObject
+    from trainops.model.rendered import Cluster, Rendered
+    from trainops.rules import RULES
+
+    config = load_config(REPO / "trainops.yaml", RULES)
+    rendered = [
+        Rendered(
+            f"overlays/gpu/{layer}",
+            path=REPO / "overlays/gpu" / layer,
+            objects=[
+                K8sObject(doc, f"overlays/gpu/{layer}", i + 1)
+                for i, doc in enumerate(overlays[("gpu", layer)])
+            ],
+        )
+        for layer in LAYERS
+    ]
+    model = capacity.model_of(Cluster(rendered, None, config, rendered))
+    assert model is not None
+    [job] = [j for j in model.jobs if j.label == "PyTorchJob recommender-train-pt"]
+    assert [(s.name, s.count) for s in job.pod_sets] == [("Master", 1), ("Worker", 2)]
+    assert {capacity.flavor_names(choice) for choice in job.choices()} == {
+        ("default-flavor", "gpu")
+    }
+    admitted = {names for a in model.admissions for j, names in a.jobs if j is job}
+    assert admitted == {("default-flavor", "gpu")}

@@ -1,5 +1,17 @@
 def test_good(findings_of):
     assert findings_of("kueue-admission", "good.yaml") == []
+    assert findings_of("kueue-admission", "good-split.yaml") == []
+
+
+def test_a_gang_that_fits_no_flavor_whole_nor_split(findings_of, tmp_path):
+    from helpers import RULE_FIXTURES
+
+    split = (RULE_FIXTURES / "kueue-admission" / "good-split.yaml").read_text()
+    (tmp_path / "tight.yaml").write_text(split.replace('nominalQuota: "4"', 'nominalQuota: "3"'))
+    [finding] = findings_of("kueue-admission", tmp_path / "tight.yaml")
+    assert finding.message.startswith(
+        "the whole gang requests cpu 5, more than ClusterQueue team-cq"
+    )
 
 
 def by_name(findings):

@@ -111,8 +111,12 @@ class QueuedJob:
     queue: K8sObject  # its ClusterQueue
     pod_sets: tuple[PodSet, ...]
     usage: dict[str, float]  # the whole gang's requests
-    # Per resource group the gang uses: (the resources it covers, the flavors Kueue may assign).
-    groups: tuple[tuple[frozenset[str], tuple[str, ...]], ...]
+    # Per resource group the gang uses: (the resources it covers, for each pod set the flavors
+    # Kueue may assign it, None where the pod set requests none of them). Kueue assigns each pod
+    # set a flavor of its own in each group, the pod sets in turn (v0.18.6 pkg/scheduler/
+    # flavorassigner/flavorassigner.go, Assign): a gang may take two flavors, a Master that
+    # tolerates no GPU taint on-demand quota and its GPU workers the GPU flavor.
+    groups: tuple[tuple[frozenset[str], tuple[tuple[str, ...] | None, ...]], ...]
 
     @property
     def label(self) -> str:
@@ -123,7 +127,35 @@ class QueuedJob:
         return sum(s.count for s in self.pod_sets)
 
     def choices(self) -> list[tuple[str, ...]]:
-        return [tuple(c) for c in itertools.product(*(names for _, names in self.groups))]
+        """Every assignment Kueue may make: a flavor for each pod set in each group it uses,
+        group by group, the pod sets in order."""
+        slots = [names for _, per_set in self.groups for names in per_set if names is not None]
+        return [tuple(c) for c in itertools.product(*slots)]
+
+    def assigned(self, choice: tuple[str, ...]) -> list[tuple[frozenset[str], list[str]]]:
+        """Per group, the flavor the choice gives each pod set (None: it uses none of the group)."""
+        found, position = [], 0
+        for covered, per_set in self.groups:
+            flavors_of: list = []
+            for names in per_set:
+                flavors_of.append(None if names is None else choice[position])
+                position += names is not None
+            found.append((covered, flavors_of))
+        return found
+
+    def flavors_of(self, choice: tuple[str, ...]) -> list[list[str]]:
+        """Per pod set, the flavors the choice gives it (one in each group it uses)."""
+        per_set: list[list[str]] = [[] for _ in self.pod_sets]
+        for _, given in self.assigned(choice):
+            for index, name in enumerate(given):
+                if name is not None:
+                    per_set[index].append(name)
+        return per_set
+
+
+def flavor_names(choice: tuple[str, ...]) -> tuple[str, ...]:
+    """The flavors of a choice, each once, in order: what a message names."""
+    return tuple(dict.fromkeys(choice))
 
 
 @dataclass(frozen=True, eq=False)
@@ -548,22 +580,29 @@ def _queued(
     groups = []
     for group in mappings(mapping(queue.doc.get("spec")).get("resourceGroups")):
         covered = frozenset(strings(group.get("coveredResources")))
-        wanted = {n: v for n, v in usage.items() if n in covered}
-        if not wanted:
-            continue
-        names = []
-        for entry in mappings(group.get("flavors")):
-            name = entry.get("name")
-            if name not in specs or not all(flavors.compatible(s.spec, specs[name]) for s in sets):
+        per_set: list[tuple[str, ...] | None] = []
+        for pod_set in sets:
+            wanted = {n: v * pod_set.count for n, v in pod_set.requests.items() if n in covered}
+            if not wanted:
+                per_set.append(None)
                 continue
-            amounts = [(_available(defined, queue, (name, r), quota), v) for r, v in wanted.items()]
-            if any(limit is None for limit, _ in amounts):
-                return None
-            if all(limit >= v for limit, v in amounts if limit is not None):
-                names.append(str(name))
-        if not names:
-            return None  # never admitted: kueue-admission says why
-        groups.append((covered, tuple(names)))
+            names = []
+            for entry in mappings(group.get("flavors")):
+                name = entry.get("name")
+                if name not in specs or not flavors.compatible(pod_set.spec, specs[name]):
+                    continue
+                amounts = [
+                    (_available(defined, queue, (name, r), quota), v) for r, v in wanted.items()
+                ]
+                if any(limit is None for limit, _ in amounts):
+                    return None
+                if all(limit >= v for limit, v in amounts if limit is not None):
+                    names.append(str(name))
+            if not names:
+                return None  # never admitted: kueue-admission says why
+            per_set.append(tuple(names))
+        if any(names is not None for names in per_set):
+            groups.append((covered, tuple(per_set)))
     return QueuedJob(obj, queue, tuple(sets), usage, tuple(groups))
 
 
@@ -590,7 +629,13 @@ class _Queue:
         # Each pod set as admitted with each choice: (the pools it may run on, by id, its
         # requests, its pod count).
         self.pods = [
-            [[self._pod_set(pod_set, names) for pod_set in job.pod_sets] for names in choices]
+            [
+                [
+                    self._pod_set(pod_set, names)
+                    for pod_set, names in zip(job.pod_sets, job.flavors_of(choice))
+                ]
+                for choice in choices
+            ]
             for job, choices in zip(jobs, self.choices)
         ]
         # Where the placement puts each job among the others: largest gang (by CPU) first.
@@ -598,7 +643,7 @@ class _Queue:
         self._defined, self._quota = defined, quota
         self._covering_of: dict[str, list[tuple[str, frozenset[int]]] | None] = {}
 
-    def _pod_set(self, pod_set: PodSet, names: tuple[str, ...]) -> tuple:
+    def _pod_set(self, pod_set: PodSet, names: list[str]) -> tuple:
         spec = flavors.admitted_spec(pod_set.spec, [self.specs[name] for name in names])
         pools = frozenset(id(pool) for pool in self.profile.pools if _selects(spec, pool))
         return pools, pod_set.requests, pod_set.count
@@ -652,12 +697,16 @@ class _Queue:
         return True
 
 
-def _flavor_usage(job: QueuedJob, names: tuple[str, ...]) -> dict[tuple[str, str], float]:
+def _flavor_usage(job: QueuedJob, choice: tuple[str, ...]) -> dict[tuple[str, str], float]:
     usage: dict[tuple[str, str], float] = {}
-    for (covered, _), name in zip(job.groups, names):
-        for resource, amount in job.usage.items():
-            if resource in covered:
-                usage[(name, resource)] = usage.get((name, resource), 0.0) + amount
+    for covered, given in job.assigned(choice):
+        for pod_set, name in zip(job.pod_sets, given):
+            if name is None:
+                continue
+            for resource, amount in pod_set.requests.items():
+                if resource in covered:
+                    key = (name, resource)
+                    usage[key] = usage.get(key, 0.0) + amount * pod_set.count
     return usage
 
 
@@ -711,7 +760,9 @@ def _admit(queue: _Queue, chosen: _Set, nodes: list[NodeRun]) -> Admission:
         for pools, requests, pods in queue.pods[j][c]:
             count += sum(here for _, here in _place(state, pools, requests, pods))
         placed[queue.jobs[j].label] = count
-    jobs = tuple((queue.jobs[j], queue.choices[j][c]) for j, c in zip(indexes, choices))
+    jobs = tuple(
+        (queue.jobs[j], flavor_names(queue.choices[j][c])) for j, c in zip(indexes, choices)
+    )
     return Admission(queue.queue, jobs, dict(usage), placed)
 
 
@@ -732,7 +783,7 @@ def _bounded(queue: _Queue, nodes: list[NodeRun], short: set[int]) -> list[Bound
             (_worst_placed(queue, j, c, before[j], nodes), c) for c in range(len(queue.choices[j]))
         )
         if worst[0] < job.pods:
-            found.append(Bounded(job, queue.choices[j][worst[1]], worst[0]))
+            found.append(Bounded(job, flavor_names(queue.choices[j][worst[1]]), worst[0]))
     return found
 
 

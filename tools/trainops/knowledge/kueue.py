@@ -14,7 +14,7 @@ import yaml
 from trainops.model import quantity
 from trainops.model.objects import K8sObject
 from trainops.model.rendered import Cluster
-from trainops.model.shape import mapping, mappings, sequence
+from trainops.model.shape import mapping, mappings, sequence, strings
 from trainops.model.yaml_bounds import load_bounded
 
 QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
@@ -121,6 +121,45 @@ def gang_requests(obj: K8sObject) -> dict[str, float]:
         for name, value in pod_requests(spec).items():
             total[name] += count * value
     return dict(total)
+
+
+# Assignments of pod sets to flavors past which `split_fits` stops looking and does not say a
+# gang never fits (it says only what it can prove).
+_MOST_ASSIGNMENTS = 20_000
+
+
+def split_fits(kueue: Kueue, queue: K8sObject, group: dict, obj: K8sObject) -> bool:
+    """Whether the job's pod sets fit a resource group of its ClusterQueue, each pod set in a
+    flavor of its own choosing, within each flavor's nominal quota plus what the cohort can lend.
+    Kueue assigns flavors pod set by pod set (v0.18.6 pkg/scheduler/flavorassigner/
+    flavorassigner.go, Assign), so a gang no one flavor holds may still fit split between two.
+    True too when there are more assignments than _MOST_ASSIGNMENTS to try."""
+    covered = set(strings(group.get("coveredResources")))
+    wants = []
+    for _, count, spec in named_pod_sets(obj):
+        want = {n: v * count for n, v in pod_requests(spec).items() if n in covered and v > 0}
+        if want:
+            wants.append(want)
+    names = [str(entry.get("name")) for entry in mappings(group.get("flavors"))]
+    if len(names) ** len(wants) > _MOST_ASSIGNMENTS:
+        return True
+    room = {name: {r: sum(kueue.available(queue, name, r)) for r in covered} for name in names}
+
+    def place(index: int) -> bool:
+        if index == len(wants):
+            return True
+        for name in names:
+            left, want = room[name], wants[index]
+            if all(left[r] + 1e-9 >= v for r, v in want.items()):
+                for r, v in want.items():
+                    left[r] -= v
+                if place(index + 1):
+                    return True
+                for r, v in want.items():
+                    left[r] += v
+        return False
+
+    return place(0)
 
 
 def _count(value: object) -> int:

@@ -11,8 +11,9 @@ is selected by a ClusterQueue of the same environment:
   job on a queue without `nvidia.com/gpu` quota, or one asking for a MIG instance such as
   `nvidia.com/mig-1g.10gb` or a time-sliced `nvidia.com/gpu.shared` the queue does not cover:
   each is a resource of its own to Kueue), or a gang (every replica: head and workers, all
-  roles) that no flavor can hold with its nominal quota plus what its cohort can lend — the job
-  waits forever; the finding gives the numbers;
+  roles) that no flavor can hold with its nominal quota plus what its cohort can lend, nor the
+  flavors together with each pod set in one of them (Kueue assigns flavors pod set by pod set) —
+  the job waits forever; the finding gives the numbers;
 - the suspend field Kueue flips (`spec.runPolicy.suspend` for kubeflow.org jobs, `spec.suspend`
   otherwise) set to false;
 - a kind whose integration the Kueue configuration of the operators layer does not enable;
@@ -37,6 +38,7 @@ from trainops.knowledge.kueue import (
     framework,
     gang_requests,
     selects,
+    split_fits,
     suspend_path,
 )
 from trainops.model import quantity
@@ -89,6 +91,8 @@ def _quota_findings(rendered, obj, kueue: Kueue, queue: K8sObject) -> Iterator[F
                 break
             shortfalls.append(f"flavor {flavor.get('name')}: {', '.join(short)}")
         else:
+            if split_fits(kueue, queue, group, obj):
+                continue  # each pod set fits a flavor of its own
             asked = ", ".join(f"{n} {quantity.show(n, v)}" for n, v in sorted(wanted.items()))
             yield _finding(
                 rendered,
