@@ -926,6 +926,33 @@ def _plain_job(name: str, cpu: str, pods: int, queued: bool) -> dict:
     }
 
 
+def _pytorch_job(name: str, master_cpu: str, worker_cpu: str, workers: int) -> dict:
+    """A PyTorchJob of a Master and `workers` Workers, queued: Kueue admits it (no operator runs
+    here, so no pods follow)."""
+
+    def replica(cpu: str, count: int) -> dict:
+        template = _plain_job(name, cpu, 1, queued=True)["spec"]["template"]
+        template["spec"]["containers"][0]["name"] = "pytorch"
+        template["spec"].pop("restartPolicy")
+        return {"replicas": count, "restartPolicy": "Never", "template": template}
+
+    return {
+        "apiVersion": "kubeflow.org/v1",
+        "kind": "PyTorchJob",
+        "metadata": {
+            "name": name,
+            "namespace": "bookstore-ml",
+            "labels": {"kueue.x-k8s.io/queue-name": "bookstore-ml-lq"},
+        },
+        "spec": {
+            "pytorchReplicaSpecs": {
+                "Master": replica(master_cpu, 1),
+                "Worker": replica(worker_cpu, workers),
+            }
+        },
+    }
+
+
 JOB_KINDS = {"Job", "PyTorchJob", "RayJob", "JobSet", "MPIJob", "CronJob", "RayCluster"}
 
 
@@ -944,6 +971,14 @@ def scenarios() -> dict[str, Scenario]:
             _plain_job("outside", "400m", 2, queued=False),
             _plain_job("queued", "600m", 2, queued=True),
         ),
+        own_jobs=False,
+    )
+    # The cloud queue's on-demand (32 CPU) and spot (64 CPU) flavors: `split` fits neither whole
+    # (90 CPU), only its Master in one and its Workers in the other; `too-big`'s Workers (60)
+    # fit only spot, where its Master (40) does not fit beside them: never admitted.
+    found["cloud-split"] = Scenario(
+        "cloud",
+        (_pytorch_job("split", "30", "30", 2), _pytorch_job("too-big", "40", "30", 2)),
         own_jobs=False,
     )
     return found

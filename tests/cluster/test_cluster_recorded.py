@@ -1,6 +1,7 @@
 """trainops' capacity model agrees with what the real Kueue and kube-scheduler decided, as
 recorded by cluster_harness.py (`python tests/cluster/cluster_harness.py record`): for each
-scenario (every environment as rendered, and kind over-committed by a Job Kueue does not admit),
+scenario (every environment as rendered, kind over-committed by a Job Kueue does not admit, and
+cloud split: gangs that fit only split between flavors, or not at all),
 the objects applied are judged again here, with no cluster:
 
 - Kueue made a Workload for exactly the jobs trainops counts as queued, of the same pod count;
@@ -8,7 +9,8 @@ the objects applied are judged again here, with no cluster:
   job left pending would have fit the quota beside them (trainops' sets say so too);
 - where pods exist (the jobs whose controller runs here: batch Jobs, and Jobs Kueue does not
   admit), the pods the scheduler bound are the pods trainops places, and the capacity rule flags
-  a job exactly when some of its pods stayed unschedulable.
+  a job exactly when some of its pods stayed unschedulable;
+- kueue-admission never says a job Kueue admitted waits forever.
 """
 
 from __future__ import annotations
@@ -115,3 +117,37 @@ def test_the_pods_the_scheduler_binds_are_those_trainops_places(recorded, scenar
         assert bound == admission.placed[job.label], (job.label, by_owner[job.label])
         unschedulable = [p for p in by_owner[job.label] if p["unschedulable"]]
         assert bool(unschedulable) == (job.label in flagged), (job.label, unschedulable)
+
+
+def _waits_forever(cluster: Cluster) -> set[str]:
+    """The jobs kueue-admission says Kueue never admits for want of quota."""
+    return {
+        f"{f.object.kind} {f.object.name}"
+        for rendered in cluster.roots
+        for f in RULES["kueue-admission"].check(rendered, cluster)
+        if f.object is not None and "the job waits forever" in f.message
+    }
+
+
+@pytest.mark.parametrize("scenario", RECORDED)
+def test_kueue_admission_never_says_waits_forever_of_a_job_kueue_admitted(recorded, scenario):
+    decided = recorded[scenario]
+    _, cluster = _model(decided)
+    admitted = {w["job"] for w in decided["workloads"] if w["admitted"]}
+    assert not _waits_forever(cluster) & admitted
+
+
+def test_a_gang_kueue_admits_split_between_flavors_and_one_it_never_can(recorded):
+    """cloud-split: Kueue gave `split`'s Master and Workers two flavors; `too-big` fits no
+    assignment. kueue-admission says so of `too-big` alone, and the capacity model admits
+    `split` as Kueue did."""
+    decided = recorded["cloud-split"]
+    model, cluster = _model(decided)
+    flavors_of = {w["job"]: (w["admitted"], w["flavors"]) for w in decided["workloads"]}
+    assert flavors_of["PyTorchJob split"] == (True, ["default-flavor", "spot"])
+    assert flavors_of["PyTorchJob too-big"] == (False, [])
+    assert _waits_forever(cluster) == {"PyTorchJob too-big"}
+    [split] = [job for job in model.jobs if job.label == "PyTorchJob split"]
+    assert {
+        names for admission in model.admissions for job, names in admission.jobs if job is split
+    } == {("default-flavor", "spot")}
