@@ -41,6 +41,7 @@ import copy
 import gzip
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -863,6 +864,46 @@ def pods(api: Api, namespaces: set[str]) -> list[dict]:
     return sorted(found, key=lambda p: p["pod"])
 
 
+# A namespace no layer names: what a webhook scoped to the namespaces it manages must leave alone.
+ELSEWHERE = "probe-elsewhere"
+# In the Status the API server returns, JSON-escaped: failed calling webhook \"NAME\".
+_FAILED_CALLING = re.compile(r'failed calling webhook \\?"([^"\\]+)')
+
+
+def probe_job(namespace: str) -> dict:
+    """A batch Job, the kind of Volcano's PreSync certificate Job (issue 43, 5)."""
+    job = _plain_job("webhook-probe", "10m", 1, queued=False)
+    job["metadata"]["namespace"] = namespace
+    return job
+
+
+def webhook_reach(plane: ControlPlane, api: Api, env: Environment) -> dict[str, str | None]:
+    """With Kueue stopped, which webhook refuses a batch Job in each namespace of the environment
+    and in one it does not name (None: the Job is admitted). The API server calls the webhooks a
+    create matches and, with failurePolicy Fail, refuses it at the first that cannot answer
+    (k8s.io/apiserver v0.32.13 webhook/mutating and webhook/validating dispatchers); a dry run
+    goes through admission, webhooks of sideEffects None included, and stores nothing."""
+    from kubernetes.client.exceptions import ApiException
+
+    process = plane.processes["kueue"]
+    process.terminate()
+    process.wait(timeout=30)
+    api.apply({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ELSEWHERE}})
+    namespaces = sorted(
+        {d["metadata"]["name"] for d in env.objects() if d.get("kind") == "Namespace"} | {ELSEWHERE}
+    )
+    jobs = api.resource("batch/v1", "Job")
+    found: dict[str, str | None] = {}
+    for namespace in namespaces:
+        try:
+            jobs.create(body=probe_job(namespace), namespace=namespace, dry_run="All")
+            found[namespace] = None
+        except ApiException as error:
+            refused = _FAILED_CALLING.search(str(error.body))
+            found[namespace] = refused[1] if refused else f"refused: {error.reason}"
+    return found
+
+
 def settle(api: Api, seconds: float = 60) -> None:
     """Wait until Kueue's Workloads and the pods stop changing (two passes alike) or `seconds`."""
     deadline, last = time.monotonic() + seconds, None
@@ -1000,7 +1041,7 @@ def decide(scenario: Scenario) -> dict:
     with cluster() as (plane, api, _):
         refused = load(plane, api, env)
         settle(api)
-        return {
+        decided = {
             "environment": scenario.environment,
             "layers": {
                 layer: [d for d in docs if d.get("kind") != "CustomResourceDefinition"]
@@ -1010,6 +1051,9 @@ def decide(scenario: Scenario) -> dict:
             "pods": pods(api, {"bookstore-ml"}),
             "refused": refused,
         }
+        if scenario.own_jobs:  # last: it stops Kueue
+            decided["webhook_reach"] = webhook_reach(plane, api, env)
+        return decided
 
 
 def recorded() -> dict[str, dict]:

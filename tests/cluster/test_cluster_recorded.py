@@ -24,20 +24,22 @@ sys.path.insert(0, str(Path(__file__).parent))
 import cluster_harness as harness  # noqa: E402
 
 from helpers import REPO  # noqa: E402
-from trainops.knowledge import capacity  # noqa: E402
+from trainops.knowledge import capacity, webhooks  # noqa: E402
 from trainops.model.config import load_config  # noqa: E402
 from trainops.model.objects import K8sObject  # noqa: E402
 from trainops.model.rendered import Cluster, Rendered  # noqa: E402
 from trainops.rules import RULES  # noqa: E402
 from trainops.rules import capacity as capacity_rule  # noqa: E402
 
-# The scenarios recorded (each a test of its own).
-RECORDED = sorted(harness.recorded()) if harness.RECORD.exists() else []
+# The scenarios recorded (each a test of its own), and those where the webhooks' reach was probed.
+_RECORD = harness.recorded() if harness.RECORD.exists() else {}
+RECORDED = sorted(_RECORD)
+PROBED = sorted(name for name, decided in _RECORD.items() if "webhook_reach" in decided)
 
 
 @pytest.fixture(scope="module")
 def recorded() -> dict[str, dict]:
-    return harness.recorded()
+    return _RECORD
 
 
 def _model(decided: dict) -> tuple[capacity.Model, Cluster]:
@@ -151,3 +153,45 @@ def test_a_gang_kueue_admits_split_between_flavors_and_one_it_never_can(recorded
     assert {
         names for admission in model.admissions for job, names in admission.jobs if job is split
     } == {("default-flavor", "spot")}
+
+
+def test_every_environment_had_its_webhooks_reach_probed():
+    assert set(PROBED) == {name for name, s in harness.scenarios().items() if s.own_jobs}
+
+
+@pytest.mark.parametrize("scenario", PROBED)
+def test_a_stopped_kueue_blocks_the_batch_jobs_webhook_reach_says_it_reaches(recorded, scenario):
+    """With Kueue stopped, the real API server refused a batch Job (the kind of Volcano's
+    PreSync Job) in exactly the namespaces where trainops' webhook matching (knowledge/
+    webhooks.py, which the webhook-reach rule uses) finds a fail-closed Kueue webhook, and named
+    one of those webhooks: Kueue's job webhooks reach bookstore-ml alone, not the operators'
+    namespaces nor one no layer names. Only Kueue's webhook configurations are applied there."""
+    decided = recorded[scenario]
+    _, cluster = _model(decided)
+    objects = list(cluster.objects())
+    resources = webhooks.Resources(objects)
+    labels = {
+        o.name: dict(o.doc.get("metadata", {}).get("labels") or {})
+        for o in objects
+        if o.kind == "Namespace" and o.group == ""
+    }
+    kueue = [
+        hook
+        for obj in objects
+        for _, hook in webhooks.webhooks(obj)
+        if webhooks.service_namespace(hook) == "kueue-system" and webhooks.fails_closed(hook)
+    ]
+    probed = decided["webhook_reach"]
+    assert harness.ELSEWHERE in probed and "bookstore-ml" in probed
+    for namespace, refused_by in probed.items():
+        probe = K8sObject(harness.probe_job(namespace), "probe.yaml", 1)
+        reaching = {
+            hook.get("name")
+            for hook in kueue
+            if webhooks.reaches(hook, probe, resources.of(probe), labels.get(namespace))
+        }
+        if refused_by is None:
+            assert not reaching, (namespace, reaching)
+        else:
+            assert refused_by in reaching, (namespace, refused_by, reaching)
+    assert probed["bookstore-ml"] is not None  # Kueue manages it: its Jobs wait for Kueue
