@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import joblib
@@ -320,6 +321,45 @@ def test_the_rendezvous_store_refuses_a_port_it_cannot_serve(capsys):
     assert capsys.readouterr().err.startswith(
         f"[rendezvous-store] error: cannot serve port {port}: "
     )
+
+
+def test_the_rendezvous_store_ends_when_the_run_is_closed_before_the_model(monkeypatch):
+    """torchrun closes a run when an agent ends for another reason than a signal; in the Master's
+    store that run would refuse every agent that joins after, so the store exits 1 (the Master
+    restarts empty). Its state is read from torch's own pickled _RendezvousState, never loaded."""
+    pytest.importorskip("torch")
+    import base64
+    import pickle
+    import threading
+
+    from torch.distributed import TCPStore
+    from torch.distributed.elastic.rendezvous.dynamic_rendezvous import _RendezvousState
+
+    monkeypatch.syspath_prepend(str(TRAIN_DIR))
+    import rendezvous_store as store
+
+    state = _RendezvousState()
+    assert not store.run_closed(base64.b64encode(pickle.dumps(state)))
+    state.closed = True
+    closed = base64.b64encode(pickle.dumps(state))
+    assert store.run_closed(closed)
+    for garbage in (b"Y2FuaW1hZGFt", b"not base64!", base64.b64encode(b"\x80\x04junk"), b""):
+        assert not store.run_closed(garbage)  # torch's sentinel, and what any client may write
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    ended: list[int] = []
+    server = threading.Thread(target=lambda: ended.append(store.serve(port, 0, 0.05, "job-1")))
+    server.start()
+    client = TCPStore("127.0.0.1", port, is_master=False, timeout=timedelta(seconds=10))
+    client.set("torch.rendezvous.other-run", closed)  # another run's state is not this one's
+    client.set("torch.rendezvous.job-1", base64.b64encode(pickle.dumps(_RendezvousState())))
+    time.sleep(0.2)
+    assert server.is_alive()
+    client.set("torch.rendezvous.job-1", closed)
+    server.join(timeout=10)
+    assert ended == [1]
 
 
 def test_nccl_on_cuda_and_gloo_on_cpu():

@@ -733,9 +733,8 @@ def tell_rendezvous_store(endpoint: str, path: Path, timeout: float) -> None:
     found = _endpoint(endpoint)
     if found is None:
         raise TrainingError(f"--rendezvous-store must be HOST:PORT, not {endpoint!r}")
-    from torch.distributed import TCPStore
-
     from rendezvous_store import MODEL_WRITTEN_KEY
+    from torch.distributed import TCPStore
 
     try:
         store = TCPStore(*found, is_master=False, timeout=timedelta(seconds=timeout))
