@@ -273,3 +273,22 @@ def test_kueue_gives_each_pod_set_its_own_flavor(overlays):
     }
     admitted = {names for a in model.admissions for j, names in a.jobs if j is job}
     assert admitted == {("default-flavor", "gpu")}
+
+
+def test_a_gang_of_many_pod_sets_models_the_first_assignments_and_says_so():
+    """Nine pod sets that may each take either of two flavors make 512 assignments: the model
+    keeps the first 256 (every pod set in its first flavor first, as Kueue tries them) and says
+    the job's choices are not all there, so its queue's search is incomplete."""
+    from trainops.knowledge import capacity
+    from trainops.model.objects import K8sObject
+
+    job = K8sObject({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}}, "j", 1)
+    sets = tuple(capacity.PodSet(f"s{i}", 1, {}, {"cpu": 1.0}) for i in range(9))
+    groups = ((frozenset({"cpu"}), tuple(("on-demand", "spot") for _ in sets)),)
+    gang = capacity.QueuedJob(job, job, sets, {"cpu": 9.0}, groups)
+    choices = gang.choices()
+    assert len(choices) == capacity.MOST_CHOICES and not gang.every_choice
+    assert choices[0] == ("on-demand",) * 9
+    assert capacity.QueuedJob(
+        job, job, sets[:8], {}, ((groups[0][0], groups[0][1][:8]),)
+    ).every_choice

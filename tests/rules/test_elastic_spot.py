@@ -101,7 +101,7 @@ def test_go_durations_and_a_rendezvous_host_of_its_own():
         },
     }
     found = elastic.rendezvous(K8sObject(job, "job.yaml", 1))
-    assert found is not None and not found.on_worker_0 and found.replica is None
+    assert found is not None and found.replica is None and found.explicit
     assert (found.max_replicas, found.read_timeout, found.backoff_limit) == (4, 60, 3)
     assert found.max_restarts == 0  # torchrun's default
     assert elastic.restarts_per_loss(found, 600) == 30

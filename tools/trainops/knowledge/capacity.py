@@ -105,6 +105,12 @@ class PodSet:
     requests: dict[str, float]
 
 
+# A gang's flavor assignments modelled, at most: one of a pod set per flavor and group multiplies
+# them (a JobSet of ten replicated Jobs and three flavors has 59,049); past it, its queue's search
+# says it is incomplete.
+MOST_CHOICES = 256
+
+
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity
 class QueuedJob:
     obj: K8sObject
@@ -126,11 +132,20 @@ class QueuedJob:
     def pods(self) -> int:
         return sum(s.count for s in self.pod_sets)
 
+    @property
+    def _slots(self) -> list[tuple[str, ...]]:
+        return [names for _, per_set in self.groups for names in per_set if names is not None]
+
     def choices(self) -> list[tuple[str, ...]]:
-        """Every assignment Kueue may make: a flavor for each pod set in each group it uses,
-        group by group, the pod sets in order."""
-        slots = [names for _, per_set in self.groups for names in per_set if names is not None]
-        return [tuple(c) for c in itertools.product(*slots)]
+        """The assignments Kueue may make: a flavor for each pod set in each group it uses,
+        group by group, the pod sets in order; the first MOST_CHOICES of them, in the order of
+        the flavors, which is the order Kueue tries them in (flavorassigner.go)."""
+        return [tuple(c) for c in itertools.islice(itertools.product(*self._slots), MOST_CHOICES)]
+
+    @property
+    def every_choice(self) -> bool:
+        """Whether choices() holds every assignment (a gang of many pod sets may have more)."""
+        return math.prod(len(names) for names in self._slots) <= MOST_CHOICES
 
     def assigned(self, choice: tuple[str, ...]) -> list[tuple[frozenset[str], list[str]]]:
         """Per group, the flavor the choice gives each pod set (None: it uses none of the group)."""
@@ -970,8 +985,9 @@ def build(cluster: Cluster) -> Model | None:
         placed = [_admit(work, chosen, nodes) for chosen in sets]
         admissions += placed
         most = max((len(a.jobs) for a in placed), default=0)
-        searches.append(Search(queue, len(placed), partial is None, partial or most))
-        if partial is not None:
+        complete = partial is None and all(job.every_choice for job in mine)
+        searches.append(Search(queue, len(placed), complete, partial or most))
+        if not complete:
             short = {id(job) for admission in placed for job in admission.short()}
             bounded += _bounded(work, nodes, short)
     rooms = _rooms(cluster, profile, nodes, defined)

@@ -17,9 +17,10 @@ its running pods' containers sum to `backoffLimit` (v1.8.1 pkg/core/job.go, Past
 
 An `rdzvHost` of the form `<job>-<replica type>-<index>` names a pod of the job: the Training
 Operator names each pod, and the headless Service it makes for it, so (v1.8.1 pkg/core/utils.go,
-GenGeneralName: the replica type lower-cased); any other host is outside the job. torchrun restarts its workers after a member is
-lost at most PET_MAX_RESTARTS (`maxRestarts`) times, 0 when unset (torch 2.13 distributed/run.py,
---max-restarts), after which the agent, and its container, fails.
+GenGeneralName: the replica type lower-cased); any other host is outside the job. torchrun
+restarts its workers after a member is lost at most PET_MAX_RESTARTS (`maxRestarts`) times, 0
+when unset (torch 2.13 distributed/run.py, --max-restarts), after which the agent, and its
+container, fails.
 """
 
 from __future__ import annotations
@@ -50,10 +51,6 @@ class Rendezvous:
     max_replicas: int
     backoff_limit: int | None
     max_restarts: int  # torchrun's, 0 when unset
-
-    @property
-    def on_worker_0(self) -> bool:
-        return self.replica == "Worker" and self.index == 0
 
 
 _POD_HOST = re.compile(r"(?P<type>[a-z]+)-(?P<index>0|[1-9][0-9]*)")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trainops.knowledge.psa.injected import awaited_ports, pytorch_init
+from trainops.knowledge.psa.injected import awaited_ports, pytorch_init, receives_pytorch_init
 from trainops.model.findings import Finding, Severity, on_object
 from trainops.model.rendered import Cluster, Rendered
 from trainops.model.shape import mapping, mappings
@@ -36,8 +36,11 @@ def check(rendered: Rendered, cluster: Cluster) -> Iterator[Finding]:
         if obj.kind != "PyTorchJob" or obj.group != "kubeflow.org":
             continue
         specs = mapping(mapping(obj.doc.get("spec")).get("pytorchReplicaSpecs"))
-        if "Master" not in specs or len(specs) < 2:  # no Master, or no pod to inject into
-            continue
+        if not any(
+            receives_pytorch_init(obj.doc, f"spec.pytorchReplicaSpecs.{role}.template")
+            for role in specs
+        ):
+            continue  # no Master, or no other pod to inject into
         init = cluster.memo("pytorch-init", pytorch_init)
         awaited = awaited_ports(init)
         master = mapping(mapping(mapping(specs["Master"]).get("template")).get("spec"))
